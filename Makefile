@@ -1,0 +1,44 @@
+# reclaimlab: a UML lab for page reclaim and writeback experiments.
+#
+#   make            dependencies, kernel, rootfs and disk images
+#   make test       the test suite (what CI runs)
+#   make run        an interactive shell in a guest with all four filesystems
+#   make kernel / rootfs / images / tools-check / clean
+#
+# KERNEL_FLAVOR=debug selects the lockdep/KASAN kernel (build/kernel/debug).
+
+KERNEL_FLAVOR ?= normal
+export KERNEL_FLAVOR
+BUILD := build
+IMAGES := $(addprefix $(BUILD)/images/,ext4.img xfs.img vfat.img btrfs.img swap.img)
+
+all: kernel rootfs images
+
+deps:
+	@scripts/deps.sh
+
+kernel: deps
+	@scripts/build-kernel.sh
+
+rootfs: deps
+	@scripts/build-kernel.sh --prepare-only
+	@scripts/build-rootfs.sh
+
+images: deps $(IMAGES)
+
+$(BUILD)/images/%.img: scripts/make-images.sh
+	@scripts/make-images.sh $*
+
+run: all
+	@scripts/run.sh --interactive --disk ext4 --disk xfs --disk vfat --disk btrfs --swap
+
+tools-check:
+	@$(MAKE) -s -C rootfs/tools check
+
+test: all
+	@tests/run-tests.sh
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all deps kernel rootfs images run tools-check test clean

@@ -1,0 +1,246 @@
+#!/bin/bash
+# Boot the reclaimlab UML kernel once, as an ordinary process, and run one
+# command in the guest.  Everything the run produces goes into its run
+# folder; the guest writes there through hostfs.
+#
+# Run folder:
+#   run.conf      settings of this run (key=value)
+#   cmdline       the kernel command line
+#   job.env job.sh what the guest init sources and runs
+#   console.log   everything the kernel and the guest printed
+#   guest.log     the job's own output (also in console.log)
+#   exit-status   the job's exit status, written by the guest
+#   splats        kernel BUG/WARNING/Oops/... lines found in console.log
+#   status        written last: "ok", "failed", "hung", "crashed",
+#                 "splat" or "interrupted", then key=value facts
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: scripts/run.sh [options] [--] [guest command...]
+  --disk FS[:PROFILE]  attach FS (one of: $RL_FILESYSTEMS) through a private
+                       copy-on-write overlay, mounted at /mnt/FS; repeatable
+  --swap               attach the swap image and enable it
+  --mem SIZE           guest memory, e.g. 512M (default: 512M)
+  --timeout SECONDS    kill the guest after this long (default: 300)
+  --out DIR            run folder (default: results/runs/<time>-<pid>)
+  --time-travel        boot in UML time-travel mode (idle time is skipped)
+  --append ARG         extra kernel command line argument; repeatable
+  --job FILE           run this shell script in the guest
+  --interactive        a shell in the guest on this terminal
+  --kernel FILE        UML kernel (default: build/kernel/\$KERNEL_FLAVOR/linux)
+With no command, the guest runs 'true'.  The exit status is the guest
+command's; 124 means the guest hung, 125 that it crashed or did not start.
+USAGE
+}
+
+PROFILES="host"
+disks=""
+swap=0
+mem=512M
+timeout=300
+out=""
+time_travel=0
+extra_args=""
+job_file=""
+interactive=0
+kernel=$RL_KERNEL
+
+need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--disk) need_arg "$@"; disks="$disks $2"; shift 2 ;;
+	--swap) swap=1; shift ;;
+	--mem) need_arg "$@"; mem=$2; shift 2 ;;
+	--timeout) need_arg "$@"; timeout=$2; shift 2 ;;
+	--out) need_arg "$@"; out=$2; shift 2 ;;
+	--time-travel) time_travel=1; shift ;;
+	--append) need_arg "$@"; extra_args="$extra_args $2"; shift 2 ;;
+	--job) need_arg "$@"; job_file=$2; shift 2 ;;
+	--interactive) interactive=1; shift ;;
+	--kernel) need_arg "$@"; kernel=$2; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; break ;;
+	-*) die "unknown option '$1' (valid: --disk --swap --mem --timeout --out --time-travel --append --job --interactive --kernel --help)" ;;
+	*) break ;;
+	esac
+done
+
+# --- validate everything before anything starts ---
+[ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
+[ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
+[[ "$mem" =~ ^[0-9]+[KMG]$ ]] || die "bad --mem '$mem' (use a size like 512M or 1G)"
+if ! [[ "$timeout" =~ ^[1-9][0-9]*$ ]]; then
+	die "bad --timeout '$timeout' (use a positive number of seconds)"
+fi
+[ -z "$job_file" ] || [ -r "$job_file" ] || die "job file '$job_file' not readable"
+[ -z "$job_file" ] || [ $# -eq 0 ] || die "give either --job or a command, not both"
+seen=""
+for d in $disks; do
+	fs=${d%%:*}
+	profile=host
+	[ "$fs" = "$d" ] || profile=${d#*:}
+	word_in "$fs" "$RL_FILESYSTEMS" || die "unknown filesystem '$fs' (valid: $RL_FILESYSTEMS)"
+	word_in "$profile" "$PROFILES" || die "unknown device profile '$profile' (valid: $PROFILES)"
+	word_in "$fs" "$seen" && die "filesystem '$fs' given twice"
+	seen="$seen $fs"
+	[ -r "$RL_IMAGES/$fs.img" ] || die "image $RL_IMAGES/$fs.img not found; make it with 'make images'"
+done
+[ "$swap" = 0 ] || [ -r "$RL_IMAGES/swap.img" ] ||
+	die "image $RL_IMAGES/swap.img not found; make it with 'make images'"
+
+if [ -z "$out" ]; then
+	out=$RL_RESULTS/runs/$(date +%Y%m%d-%H%M%S)-$$
+fi
+if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+	die "run folder '$out' exists and is not empty; results are never overwritten"
+fi
+mkdir -p "$out" 2>/dev/null || die "cannot create run folder '$out'"
+[ -w "$out" ] || die "run folder '$out' is not writable"
+out=$(cd "$out" && pwd)
+case "$out" in
+*[,\ ]*) die "run folder '$out' contains a comma or space, which hostfs cannot mount" ;;
+esac
+run_id=${out##*/}
+
+# --- per-run private state: umid, TMPDIR (UML's memory file), overlays ---
+tmp=$(mktemp -d "${RL_TMPDIR:-/dev/shm}/reclaimlab.XXXXXX") ||
+	die "cannot create a private TMPDIR under ${RL_TMPDIR:-/dev/shm}"
+uml_pid=""
+status=""
+
+stop_guest() {
+	# UML forks helper processes; they share its process group.
+	if [ -n "$uml_pid" ]; then
+		kill -KILL -- "-$uml_pid" 2>/dev/null || true
+		wait "$uml_pid" 2>/dev/null || true
+	fi
+	uml_pid=""
+}
+
+cleanup() {
+	stop_guest
+	rm -rf "$tmp"
+}
+
+on_signal() {
+	stop_guest
+	[ -n "$status" ] || printf 'interrupted\nrun=%s\n' "$run_id" >"$out/status"
+	note "interrupted; run folder kept: $out"
+	cleanup
+	exit 130
+}
+trap cleanup EXIT
+trap on_signal INT TERM HUP
+
+args="mem=$mem initrd=$RL_ROOTFS umid=rl-$run_id uml_dir=$tmp/uml"
+args="$args reclaimlab.run=$out"
+if [ "$interactive" = 1 ]; then
+	args="$args con0=fd:0,fd:1 con=null reclaimlab.interactive=1"
+else
+	args="$args con0=null,fd:1 con=null"
+fi
+[ "$time_travel" = 0 ] || args="$args time-travel"
+guest_disks=""
+ubd=0
+letters=abcdefghijklmnop
+for d in $disks; do
+	fs=${d%%:*}
+	args="$args ubd$ubd=$tmp/$fs.cow,$RL_IMAGES/$fs.img"
+	guest_disks="$guest_disks ubd${letters:$ubd:1}:$fs"
+	ubd=$((ubd + 1))
+done
+guest_swap=""
+if [ "$swap" = 1 ]; then
+	args="$args ubd$ubd=$tmp/swap.cow,$RL_IMAGES/swap.img"
+	guest_swap=ubd${letters:$ubd:1}
+fi
+args="$args$extra_args"
+
+{
+	echo "RL_DISKS='${guest_disks# }'"
+	echo "RL_SWAP='$guest_swap'"
+	echo "RL_RUN_ID='$run_id'"
+} >"$out/job.env"
+if [ -n "$job_file" ]; then
+	cp "$job_file" "$out/job.sh"
+elif [ $# -gt 0 ]; then
+	printf '%s\n' "$*" >"$out/job.sh"
+else
+	echo true >"$out/job.sh"
+fi
+echo "$args" >"$out/cmdline"
+{
+	echo "run=$run_id"
+	echo "kernel=$kernel"
+	echo "flavor=$RL_FLAVOR"
+	echo "mem=$mem"
+	echo "disks=${disks# }"
+	echo "swap=$swap"
+	echo "time_travel=$time_travel"
+	echo "timeout=$timeout"
+	echo "started=$(date -Is)"
+} >"$out/run.conf"
+printf 'running\nrun=%s\n' "$run_id" >"$out/status"
+
+start=$(date +%s.%N)
+# shellcheck disable=SC2086 # $args is a list of kernel arguments
+if [ "$interactive" = 1 ]; then
+	TMPDIR=$tmp "$kernel" $args || true
+else
+	TMPDIR=$tmp setsid "$kernel" $args </dev/null >"$out/console.log" 2>&1 &
+	uml_pid=$!
+	deadline=$(($(date +%s) + timeout))
+	while kill -0 "$uml_pid" 2>/dev/null; do
+		if [ "$(date +%s)" -ge "$deadline" ]; then
+			status=hung
+			break
+		fi
+		sleep 0.05
+	done
+	stop_guest
+fi
+wall=$(echo "$(date +%s.%N) - $start" | bc)
+
+# --- evaluate: the job's status file, then the console ---
+grep -E 'BUG:|Oops|WARNING:|Kernel panic|general protection fault|KASAN:|UBSAN:|possible circular locking|possible recursive locking|blocked for more than [0-9]+ seconds|kernel BUG at' \
+	"$out/console.log" >"$out/splats" 2>/dev/null || true
+oom_kills=$(grep -c 'Out of memory\|oom-kill:' "$out/console.log" 2>/dev/null || true)
+rc=0
+if [ "$status" = hung ]; then
+	rc=124
+elif [ -f "$out/exit-status" ]; then
+	rc=$(cat "$out/exit-status")
+	[[ "$rc" =~ ^[0-9]+$ ]] || rc=125
+	if [ -s "$out/splats" ]; then
+		status=splat
+		[ "$rc" != 0 ] || rc=1
+	elif [ "$rc" = 0 ]; then
+		status=ok
+	else
+		status=failed
+	fi
+else
+	status=crashed
+	rc=125
+fi
+{
+	echo "$status"
+	echo "run=$run_id"
+	echo "exit_status=$rc"
+	echo "wall_seconds=$wall"
+	echo "splats=$(wc -l <"$out/splats")"
+	echo "oom_kills=${oom_kills:-0}"
+} >"$out/status.tmp"
+mv "$out/status.tmp" "$out/status"
+case "$status" in
+ok) ;;
+hung) note "guest hung: killed after ${timeout}s; console log: $out/console.log" ;;
+crashed) note "guest stopped without reporting a result; console log: $out/console.log" ;;
+splat) note "kernel reported problems (see $out/splats): $(head -1 "$out/splats")" ;;
+failed) note "guest command failed with status $rc; output: $out/guest.log" ;;
+esac
+exit "$rc"

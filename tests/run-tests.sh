@@ -1,0 +1,74 @@
+#!/bin/bash
+# reclaimlab test runner: host unit tests of the C tools, then the t-*.sh
+# test files in name order.  Each t_* function runs in a subshell with
+# set -eu; its output goes to build/test-logs/<name>.log and is shown when
+# it fails.  The last line is "N passed, N failed".
+#
+#   tests/run-tests.sh            everything
+#   tests/run-tests.sh PATTERN    only tests whose name matches PATTERN
+#                                 (the unit tests run when PATTERN is "unit")
+set -u
+TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$TESTS_DIR/../scripts/lib.sh"
+# shellcheck source=tests/helpers.sh
+. "$TESTS_DIR/helpers.sh"
+
+pattern=${1:-.}
+passed=0
+failed=0
+failed_names=""
+LOGS=$RL_BUILD/test-logs
+mkdir -p "$LOGS"
+
+record() {
+	if [ "$1" = ok ]; then
+		passed=$((passed + 1))
+		echo "ok - $2"
+	else
+		failed=$((failed + 1))
+		failed_names="$failed_names $2"
+		echo "not ok - $2"
+	fi
+}
+
+run_unit_tests() {
+	local line log=$LOGS/unit.log
+	make -s -C "$RL_TOP/rootfs/tools" check >"$log" 2>&1
+	while read -r line; do
+		case "$line" in
+		"ok - "*) record ok "unit: ${line#ok - }" ;;
+		"not ok - "*) record fail "unit: ${line#not ok - }" ;;
+		esac
+	done <"$log"
+	if grep -qE 'Error|error:|ERROR: (Address|Leak|Undefined)' "$log"; then
+		record fail "unit: build and sanitizers"
+		tail -30 "$log" | sed 's/^/    /'
+	fi
+}
+
+run_test() {
+	local name=$1 log=$LOGS/$1.log start
+	start=$(date +%s)
+	if (set -eu; "$name") >"$log" 2>&1; then
+		record ok "$name ($(($(date +%s) - start))s)"
+	else
+		record fail "$name ($(($(date +%s) - start))s)"
+		tail -25 "$log" | sed 's/^/    /'
+	fi
+}
+
+if [[ unit =~ $pattern ]]; then
+	run_unit_tests
+fi
+for f in "$TESTS_DIR"/t-*.sh; do
+	# shellcheck disable=SC1090 # the test files are found at run time
+	. "$f"
+	for t in $(grep -oE '^t_[a-z0-9_]+\(\)' "$f" | tr -d '()'); do
+		[[ $t =~ $pattern ]] || continue
+		run_test "$t"
+	done
+done
+[ -z "$failed_names" ] || echo "failed:$failed_names"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

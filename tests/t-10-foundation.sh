@@ -1,0 +1,184 @@
+# shellcheck shell=bash
+# Foundation: the build pipeline, booting, filesystems, hostfs, no root.
+
+t_shellcheck_clean() {
+	cd "$RL_TOP" || return
+	shellcheck -x scripts/*.sh tests/*.sh
+	shellcheck -s sh rootfs/init
+}
+
+t_config_fragment_survives() {
+	# build-kernel.sh refuses a config that lost a requested option; check
+	# the built kernel's own .config for the options the lab depends on.
+	local opt
+	for opt in CONFIG_EXT4_FS=y CONFIG_XFS_FS=y CONFIG_VFAT_FS=y CONFIG_BTRFS_FS=y \
+		CONFIG_MEMCG=y CONFIG_MEMCG_V1=y CONFIG_CGROUP_WRITEBACK=y CONFIG_BLK_CGROUP=y \
+		CONFIG_SWAP=y CONFIG_EVENT_TRACING=y CONFIG_DEBUG_FS=y CONFIG_HOSTFS=y \
+		CONFIG_BLK_DEV_UBD=y CONFIG_UML_TIME_TRAVEL_SUPPORT=y CONFIG_KUNIT=y \
+		CONFIG_GDB_SCRIPTS=y 'CONFIG_LOCALVERSION="-reclaimlab"'; do
+		grep -qxF "$opt" "$RL_KOUT/.config" || fail "$opt missing from $RL_KOUT/.config"
+	done
+	grep -q '^CONFIG_NET=y' "$RL_KOUT/.config" && fail "CONFIG_NET should be off"
+	[ -e "$RL_KOUT/vmlinux-gdb.py" ] || fail "gdb scripts not built"
+}
+
+t_boot_uname_marker() {
+	local run=$TEST_TMP/boot
+	guest "$run" -- 'uname -r; echo hello-from-guest' || fail "guest failed: $(cat "$run/status")"
+	expect_match "$run/kernel-release" '-reclaimlab$' "uname -r"
+	expect_match "$run/guest.log" '^hello-from-guest$'
+	expect_match "$run/status" '^ok$'
+	[ "$(cat "$run/exit-status")" = 0 ] || fail "exit-status is not 0"
+	expect_no_uml_left "boot"
+}
+
+t_exit_status_travels_to_host() {
+	local run=$TEST_TMP/exit7 rc=0
+	guest "$run" -- 'exit 7' || rc=$?
+	[ "$rc" = 7 ] || fail "host exit status $rc, expected the guest's 7"
+	expect_match "$run/status" '^failed$'
+}
+
+t_four_filesystems_read_write() {
+	local run=$TEST_TMP/fs fs
+	cat >"$TEST_TMP/fs-job.sh" <<'JOB'
+set -eu
+for fs in ext4 xfs vfat btrfs; do
+	grep -q " /mnt/$fs $fs rw" /proc/mounts || { echo "$fs not mounted rw"; exit 1; }
+	dd if=/dev/urandom of=/tmp/ref bs=64k count=64 2>/dev/null
+	cp /tmp/ref /mnt/$fs/file
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	cmp /tmp/ref /mnt/$fs/file
+	echo "$fs read-write ok $(md5sum </mnt/$fs/file | cut -c1-32)"
+done
+JOB
+	guest "$run" --disk ext4 --disk xfs --disk vfat --disk btrfs --job "$TEST_TMP/fs-job.sh" ||
+		fail "guest failed: $(cat "$run/guest.log")"
+	for fs in ext4 xfs vfat btrfs; do
+		expect_match "$run/guest.log" "^$fs read-write ok [0-9a-f]{32}$"
+	done
+}
+
+t_base_images_stay_pristine() {
+	local run=$TEST_TMP/pristine before after
+	before=$(md5sum <"$RL_IMAGES/ext4.img")
+	guest "$run" --disk ext4 -- 'dd if=/dev/zero of=/mnt/ext4/junk bs=1M count=8 2>/dev/null; sync'
+	after=$(md5sum <"$RL_IMAGES/ext4.img")
+	[ "$before" = "$after" ] || fail "a run changed the base image"
+}
+
+t_hostfs_results_reach_host() {
+	local run=$TEST_TMP/hostfs token
+	token=token-$RANDOM-$$
+	guest "$run" -- "echo $token >/results/from-guest.txt; mkdir -p /results/sub; echo x >/results/sub/y"
+	[ "$(cat "$run/from-guest.txt")" = "$token" ] || fail "file written in the guest did not reach the host"
+	[ -f "$run/sub/y" ] || fail "folder written in the guest did not reach the host"
+}
+
+t_unprivileged_boot() {
+	local dir=$TEST_TMP/unpriv
+	mkdir -p "$dir"
+	[ "$(id -u)" != 0 ] || chown "$UNPRIV_USER" "$dir" 2>/dev/null ||
+		{ unprivileged true && chown "$UNPRIV_USER" "$dir"; }
+	unprivileged "$RL_TOP/scripts/run.sh" --out "$dir/run" --timeout 120 --disk ext4 -- \
+		'id -u >/results/uid; touch /mnt/ext4/ok && uname -r' ||
+		fail "unprivileged run failed: $(cat "$dir/run/status" 2>/dev/null)"
+	expect_match "$dir/run/kernel-release" '-reclaimlab$'
+	[ "$(stat -c %U "$dir/run/console.log")" != root ] || [ "$(id -u)" != 0 ] ||
+		fail "console.log was written by root"
+}
+
+t_hung_guest_is_killed() {
+	local run=$TEST_TMP/hang rc=0 start
+	start=$(date +%s)
+	"$RL_TOP/scripts/run.sh" --out "$run" --timeout 4 -- 'sleep 1000' || rc=$?
+	[ "$rc" = 124 ] || fail "exit status $rc, expected 124 for a hung guest"
+	expect_match "$run/status" '^hung$'
+	[ -s "$run/console.log" ] || fail "console log not kept"
+	[ $(($(date +%s) - start)) -lt 30 ] || fail "watchdog took too long"
+	expect_no_uml_left hang
+}
+
+t_bad_input_is_rejected() {
+	local out rc
+	for args in "--disk ntfs" "--disk ext4:floppy" "--mem lots" "--timeout 0" "--bogus" \
+		"--kernel /nonexistent/linux"; do
+		rc=0
+		# shellcheck disable=SC2086 # the options are split into words
+		out=$("$RL_TOP/scripts/run.sh" --out "$TEST_TMP/bad-run" $args -- true 2>&1) || rc=$?
+		[ "$rc" != 0 ] || fail "'$args' was accepted"
+		echo "$out" | grep -q "error:" || fail "'$args' gave no clear error: $out"
+		[ ! -e "$TEST_TMP/bad-run" ] || fail "'$args' created a run folder before failing"
+	done
+	out=$("$RL_TOP/scripts/run.sh" --disk ntfs -- true 2>&1) || true
+	echo "$out" | grep -q "unknown filesystem 'ntfs' (valid: ext4 xfs vfat btrfs)" ||
+		fail "unknown filesystem message does not name the valid ones: $out"
+	out=$(KERNEL_FLAVOR=tiny "$RL_TOP/scripts/build-kernel.sh" 2>&1) || true
+	echo "$out" | grep -q "unknown kernel flavour 'tiny' (valid: normal debug)" ||
+		fail "unknown flavour not rejected: $out"
+}
+
+t_results_never_overwritten() {
+	local run=$TEST_TMP/keep
+	mkdir -p "$run" && echo precious >"$run/data"
+	if "$RL_TOP/scripts/run.sh" --out "$run" -- true 2>"$TEST_TMP/keep.err"; then
+		fail "a non-empty run folder was reused"
+	fi
+	[ "$(cat "$run/data")" = precious ] || fail "existing results were touched"
+}
+
+# The series mechanism on a tiny stand-in tree: patches apply in order as
+# commits, a changed series rewrites only the files it changes, and a patch
+# that does not apply is named.
+t_series_apply_mechanism() {
+	local src=$TEST_TMP/ksrc pd=$TEST_TMP/patches m1 m2 out
+	mkdir -p "$src" "$pd"
+	git -C "$src" init -q
+	printf 'a\n' >"$src/a.c"
+	printf 'b\n' >"$src/b.c"
+	git -C "$src" add -A
+	git -C "$src" -c user.name=t -c user.email=t@t commit -qm pristine
+	git -C "$src" tag pristine
+	dpkg-query -W -f='${Version}' linux-source-6.12 >"$src/.git/reclaimlab-source-version"
+	mk_patch() { # FILE OLD NEW SUBJECT
+		cat <<PATCH
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: Lab Tester <lab@example.org>
+Date: Mon, 30 Nov 2026 12:00:00 +0000
+Subject: [PATCH] $4
+
+Changelog for $4.
+
+Signed-off-by: Lab Tester <lab@example.org>
+---
+diff --git a/$1 b/$1
+--- a/$1
++++ b/$1
+@@ -1 +1 @@
+-$2
++$3
+PATCH
+	}
+	mk_patch a.c a a2 "change a" >"$pd/0001-a.patch"
+	mk_patch b.c b b2 "change b" >"$pd/0002-b.patch"
+	printf '0001-a.patch\n0002-b.patch\n' >"$pd/series"
+	RL_KSRC=$src RL_PATCHDIR=$pd "$RL_TOP/scripts/build-kernel.sh" --apply-only
+	[ "$(cat "$src/a.c" "$src/b.c" | tr '\n' ,)" = a2,b2, ] || fail "series not applied"
+	[ "$(git -C "$src" log --format=%s pristine..HEAD | tr '\n' ,)" = "change b,change a," ] ||
+		fail "patches are not one commit each: $(git -C "$src" log --oneline)"
+	m1=$(stat -c %Y.%y "$src/a.c")
+	sleep 1.1
+	mk_patch b.c b b3 "change b again" >"$pd/0002-b.patch"
+	RL_KSRC=$src RL_PATCHDIR=$pd "$RL_TOP/scripts/build-kernel.sh" --apply-only
+	[ "$(cat "$src/b.c")" = b3 ] || fail "edited patch not re-applied"
+	m2=$(stat -c %Y.%y "$src/a.c")
+	[ "$m1" = "$m2" ] || fail "a.c was rewritten although its patch did not change"
+	mk_patch a.c zzz q "broken" >"$pd/0003-broken.patch"
+	echo 0003-broken.patch >>"$pd/series"
+	out=$(RL_KSRC=$src RL_PATCHDIR=$pd "$RL_TOP/scripts/build-kernel.sh" --apply-only 2>&1) &&
+		fail "a patch that does not apply was accepted"
+	echo "$out" | grep -q "patch 0003-broken.patch does not apply" ||
+		fail "failure does not name the patch: $out"
+	[ "$(cat "$src/b.c")" = b3 ] || fail "a failed series changed the tree"
+}
