@@ -31,7 +31,7 @@ struct iostat_dev {
 	unsigned long long fl_ios, fl_ticks;
 };
 
-/* A whole /proc/diskstats read; "rejected" counts lines that failed to parse. */
+/* One /proc/diskstats read; "rejected" counts lines that failed to parse. */
 struct iostat_snap {
 	struct iostat_dev *devs;
 	size_t ndevs;
@@ -98,22 +98,25 @@ int iostat_parse(struct iostat_snap *snap, const char *buf, size_t len);
 const struct iostat_dev *iostat_find(const struct iostat_snap *snap,
 				     const char *name);
 
-/* True for a whole UML block device: "ubd" plus letters, no partition number. */
+/* A whole UML disk: "ubd" and letters, no partition number. */
 bool iostat_is_whole_ubd(const char *name);
 
 /*
- * Columns for one device between two snapshots elapsed_ms apart.  A counter that went down is taken as reset to
- * zero, so its delta is its new value and no rate is negative.
+ * Columns for one device between two snapshots elapsed_ms apart.  A counter
+ * that went down is taken as reset to zero, so its delta is its new value
+ * and no rate is negative.  elapsed_ms <= 0 gives zero rates.
  */
 void iostat_row(const struct iostat_dev *before, const struct iostat_dev *after,
 		double elapsed_ms, struct iostat_row *row);
 
-void iostat_summary(const struct iostat_dev *first, const struct iostat_dev *last,
-		    double elapsed_ms, struct iostat_summary *sum);
+void iostat_summary(const struct iostat_dev *first,
+		    const struct iostat_dev *last, double elapsed_ms,
+		    struct iostat_summary *sum);
 
 void iostat_acc_init(struct iostat_acc *acc);
 void iostat_acc_add(struct iostat_acc *acc, const struct iostat_row *row);
-void iostat_acc_result(const struct iostat_acc *acc, struct iostat_acc_result *res);
+void iostat_acc_result(const struct iostat_acc *acc,
+		       struct iostat_acc_result *res);
 
 /* Output formatting; each returns what snprintf returns. */
 extern const char iostat_table_header[];

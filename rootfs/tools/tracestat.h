@@ -10,6 +10,7 @@
 #ifndef RECLAIMLAB_TRACESTAT_H
 #define RECLAIMLAB_TRACESTAT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -130,12 +131,20 @@ enum tracestat_kind tracestat_parse_line(const char *line,
 					 struct tracestat_event *ev);
 /* Returns the line's kind, or -1 (errno ENOMEM) if a sample was lost. */
 int tracestat_feed_line(struct tracestat *ts, const char *line);
-/* Feeds every line of f; -1 with errno set on read error or ENOMEM. */
-int tracestat_feed_stream(struct tracestat *ts, FILE *f);
+/*
+ * Feeds every line of f until EOF, or until *stop (may be NULL) is set by a
+ * signal handler: reading trace_pipe only ends that way.  Returns 0, or -1
+ * with errno set on read error (EINTR included) or ENOMEM.
+ */
+int tracestat_feed_stream(struct tracestat *ts, FILE *f,
+			  volatile sig_atomic_t *stop);
 void tracestat_finish(struct tracestat *ts);
 void tracestat_free(struct tracestat *ts);
 
-/* Returns 0 or -1; maps VMSCAN_THROTTLE_X to x.  For --reason. */
+/*
+ * Canonical name of a known reason, also given as upstream's
+ * VMSCAN_THROTTLE_X; NULL for any other word.
+ */
 const char *tracestat_reason_name(const char *word);
 
 /* Iterates CDF points (unique usec_delayed ascending); 0 when done. */

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rl-tracestat: statistics of page-reclaim waits in an ftrace text trace.
+ *
+ * Runs on the host on a saved trace and in the guest on trace_pipe, which
+ * never ends: SIGINT/SIGTERM stop reading and the statistics are printed.
+ *
+ * Exit status: 0 ok, 1 out of memory or output write error, 2 bad usage or
+ * unreadable input.
+ */
+#include "tracestat.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "rl-tracestat"
+
+static const char usage_text[] =
+	"usage: " PROG " [--duration SECONDS] [--tsv] [--hist FILE] [--cdf FILE]\n"
+	"                    [--reason R] [--task COMM] [FILE|-]\n"
+	"Statistics of page-reclaim waits (mm_vmscan_reclaim_wait and upstream\n"
+	"mm_vmscan_throttled) in an ftrace text trace.  FILE defaults to - (stdin);\n"
+	"on trace_pipe, stop with Ctrl-C or SIGTERM to print the statistics.\n"
+	"  --duration SECONDS  seconds to divide stalled time by (default: trace span)\n"
+	"  --tsv               print key<TAB>value rows instead of text\n"
+	"  --hist FILE         write the usec_delayed histogram in ms buckets to FILE\n"
+	"  --cdf FILE          write the usec_delayed CDF to FILE\n"
+	"  --reason R          count only waits for reason R: writeback isolated\n"
+	"                      noprogress congested dirty wait_writeback migrate_writeback\n"
+	"  --task COMM         count only waits of tasks named COMM (or COMM-PID)\n"
+	"Exit status: 0 ok, 1 out of memory or write error, 2 bad usage or input.\n";
+
+#define OPTIONS_VALID "--duration SECONDS --tsv --hist FILE --cdf FILE " \
+	"--reason R --task COMM --help"
+
+struct opts {
+	double duration;
+	int tsv;
+	const char *hist, *cdf, *reason, *task, *file;
+};
+
+static volatile sig_atomic_t stop_reading;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_reading = 1;
+}
+
+static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* One line naming the bad value and the valid choices, then exit 2. */
+static void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static double parse_duration(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v) || v <= 0)
+		die_usage("bad --duration '%s' (valid: a positive number of seconds, e.g. 10 or 2.5)",
+			  s);
+	return v;
+}
+
+static void reason_choices(char *buf, size_t size)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; tracestat_reasons[i] && used < size; i++)
+		used += snprintf(buf + used, size - used, "%s%s", i ? " " : "",
+				 tracestat_reasons[i]);
+}
+
+static void check_filters(struct tracestat *ts, const struct opts *o)
+{
+	char choices[256];
+
+	if (o->reason && tracestat_filter_reason(ts, o->reason) < 0) {
+		reason_choices(choices, sizeof(choices));
+		die_usage("unknown --reason '%s' (valid: %s)", o->reason, choices);
+	}
+	if (o->task && tracestat_filter_task(ts, o->task) < 0)
+		die_usage("bad --task '%s' (valid: a comm or comm-pid of 1 to %d characters)",
+			  o->task, TRACESTAT_NAME_MAX - 1);
+}
+
+/* Stores the value of option opt, given as "--opt=v" (eq) or "--opt v". */
+static int take_value(int argc, char **argv, int i, const char *opt,
+		      const char *eq, const char **val, const char *valid)
+{
+	if (eq) {
+		*val = eq + 1;
+		return i;
+	}
+	if (i + 1 >= argc)
+		die_usage("option '%s' needs a value (valid: %s %s)", opt, opt,
+			  valid);
+	*val = argv[i + 1];
+	return i + 1;
+}
+
+static int parse_option(int argc, char **argv, int i, struct opts *o)
+{
+	const char *arg = argv[i], *eq = strchr(arg, '='), *val = NULL;
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	char name[32];
+
+	if (len >= sizeof(name))
+		die_usage("unknown option '%s' (valid: %s)", arg, OPTIONS_VALID);
+	memcpy(name, arg, len);
+	name[len] = '\0';
+	if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+		fputs(usage_text, stdout);
+		exit(0);
+	} else if (!strcmp(name, "--tsv")) {
+		if (eq)
+			die_usage("option '--tsv' takes no value (valid: --tsv)");
+		o->tsv = 1;
+	} else if (!strcmp(name, "--duration")) {
+		i = take_value(argc, argv, i, name, eq, &val, "SECONDS");
+		o->duration = parse_duration(val);
+	} else if (!strcmp(name, "--hist")) {
+		i = take_value(argc, argv, i, name, eq, &o->hist, "FILE");
+	} else if (!strcmp(name, "--cdf")) {
+		i = take_value(argc, argv, i, name, eq, &o->cdf, "FILE");
+	} else if (!strcmp(name, "--reason")) {
+		i = take_value(argc, argv, i, name, eq, &o->reason, "R");
+	} else if (!strcmp(name, "--task")) {
+		i = take_value(argc, argv, i, name, eq, &o->task, "COMM");
+	} else {
+		die_usage("unknown option '%s' (valid: %s)", arg, OPTIONS_VALID);
+	}
+	return i;
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	int i, opts_done = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!opts_done && !strcmp(arg, "--")) {
+			opts_done = 1;
+		} else if (!opts_done && arg[0] == '-' && arg[1]) {
+			i = parse_option(argc, argv, i, o);
+		} else if (o->file) {
+			die_usage("extra argument '%s' (valid: one FILE, or - for stdin)",
+				  arg);
+		} else {
+			o->file = arg;
+		}
+	}
+	if (!o->file)
+		o->file = "-";
+}
+
+/*
+ * Output files are opened before the trace is read: on trace_pipe the
+ * reading can take minutes, and a typo should not cost them.
+ */
+static FILE *open_output(const char *opt, const char *path)
+{
+	FILE *f;
+
+	if (!path)
+		return NULL;
+	if (!strcmp(path, "-"))
+		return stdout;
+	f = fopen(path, "w");
+	if (!f)
+		die_usage("cannot write %s '%s': %s (valid: a writable file path, or - for stdout)",
+			  opt, path, strerror(errno));
+	return f;
+}
+
+static FILE *open_input(const char *path)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdin;
+	f = fopen(path, "r");
+	if (!f)
+		die_usage("cannot open '%s': %s (valid: a readable ftrace text file, or - for stdin)",
+			  path, strerror(errno));
+	return f;
+}
+
+/* Closes an output stream, reporting write errors (full disk and the like). */
+static int close_output(FILE *f, const char *what)
+{
+	int bad;
+
+	if (!f)
+		return 0;
+	bad = ferror(f);
+	bad |= (f == stdout) ? fflush(f) : fclose(f);
+	if (bad)
+		fprintf(stderr, PROG ": error writing %s\n", what);
+	return bad ? 1 : 0;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	/*
+	 * No SA_RESTART, so a read blocked on trace_pipe returns EINTR; a
+	 * second signal gets the default action in case we are stuck.
+	 */
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int read_trace(struct tracestat *ts, const char *path)
+{
+	FILE *in = open_input(path);
+	int rc = 0;
+
+	catch_stop_signals();
+	if (tracestat_feed_stream(ts, in, &stop_reading) < 0 &&
+	    !(stop_reading && errno == EINTR)) {
+		if (errno == ENOMEM) {
+			fprintf(stderr, PROG ": out of memory reading '%s'\n",
+				path);
+			rc = 1;
+		} else {
+			fprintf(stderr, PROG ": cannot read '%s': %s (valid: a readable ftrace text file, or - for stdin)\n",
+				path, strerror(errno));
+			rc = 2;
+		}
+	}
+	if (in != stdin)
+		fclose(in);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static struct tracestat ts;	/* ~40 KiB of tables: keep off the stack */
+	struct opts o = { 0 };
+	FILE *hist, *cdf;
+	int rc;
+
+	parse_args(argc, argv, &o);
+	tracestat_init(&ts);
+	check_filters(&ts, &o);
+	if (o.duration > 0)
+		tracestat_set_duration(&ts, o.duration);
+	hist = open_output("--hist", o.hist);
+	cdf = open_output("--cdf", o.cdf);
+
+	rc = read_trace(&ts, o.file);
+	if (!rc) {
+		tracestat_finish(&ts);
+		if (o.tsv)
+			tracestat_print_tsv(stdout, &ts);
+		else
+			tracestat_print_text(stdout, &ts, o.file);
+		if (hist)
+			tracestat_print_hist(hist, &ts);
+		if (cdf)
+			tracestat_print_cdf(cdf, &ts);
+	}
+	tracestat_free(&ts);
+	if (close_output(hist != stdout ? hist : NULL, o.hist) |
+	    close_output(cdf != stdout ? cdf : NULL, o.cdf) |
+	    close_output(stdout, "standard output"))
+		rc = rc ? rc : 1;
+	return rc;
+}
