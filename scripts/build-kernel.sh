@@ -157,7 +157,7 @@ jobs=$(($(nproc) + 1))
 note "building $RL_FLAVOR kernel in $RL_KOUT (make -j$jobs, ccache in $CCACHE_DIR)"
 make -C "$RL_KSRC" ARCH=um O="$RL_KOUT" -j"$jobs" \
 	CC="ccache gcc" HOSTCC="ccache gcc" \
-	KBUILD_BUILD_USER=reclaimlab KBUILD_BUILD_HOST=reclaimlab \
+	KBUILD_BUILD_USER=reclaimlab KBUILD_BUILD_HOST=reclaimlab LOCALVERSION= \
 	linux scripts_gdb >"$RL_KOUT/build.log" 2>&1 || {
 	grep -E -m 20 'error|Error' "$RL_KOUT/build.log" >&2 || tail -20 "$RL_KOUT/build.log" >&2
 	die "kernel build failed; full log: $RL_KOUT/build.log"

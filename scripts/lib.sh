@@ -37,3 +37,40 @@ check_flavor() {
 	word_in "$RL_FLAVOR" "$RL_FLAVORS" ||
 		die "unknown kernel flavour '$RL_FLAVOR' (valid: $RL_FLAVORS)"
 }
+
+# Emulated disk profiles (ubd.model= of the ubd timing model patch):
+# bandwidths in kB/s (1000 bytes), times in microseconds.
+RL_PROFILES="host usb-stick hdd ssd"
+RL_PROFILE_KEYS="rbw wbw seek req lat qd"
+
+profile_params() {
+	case "$1" in
+	host) echo "rbw=0,wbw=0,seek=0,req=0,lat=0,qd=64" ;;
+	usb-stick) echo "rbw=20000,wbw=6500,seek=0,req=1000,lat=0,qd=1" ;;
+	hdd) echo "rbw=95000,wbw=95000,seek=8000,req=0,lat=0,qd=32" ;;
+	ssd) echo "rbw=450000,wbw=450000,seek=0,req=0,lat=100,qd=32" ;;
+	*) return 1 ;;
+	esac
+}
+
+# disk_model SPEC: "hdd" or "hdd,wbw=50000,seek=4000" -> the ubd.model=
+# value after the unit number, or a die() naming what is wrong.
+disk_model() {
+	local spec=$1 name params kv key val
+	name=${spec%%,*}
+	params=$(profile_params "$name") ||
+		die "unknown device profile '$name' (valid: $RL_PROFILES; add ,key=value to change one of: $RL_PROFILE_KEYS)"
+	if [ "$name" != "$spec" ]; then
+		for kv in $(echo "${spec#*,}" | tr ',' ' '); do
+			key=${kv%%=*}
+			val=${kv#*=}
+			if [ "$key" = "$kv" ] || ! word_in "$key" "$RL_PROFILE_KEYS"; then
+				die "bad device setting '$kv' in '$spec' (valid keys: $RL_PROFILE_KEYS, as key=number)"
+			fi
+			[[ "$val" =~ ^[0-9]+$ ]] || die "bad value '$val' for $key in '$spec' (use a whole number)"
+			params=$(echo ",$params" | sed -E "s/,$key=[0-9]+/,$key=$val/; s/^,//")
+		done
+		name=custom
+	fi
+	echo "name=$name,$params"
+}

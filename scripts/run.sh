@@ -21,8 +21,11 @@ usage() {
 	cat <<USAGE
 usage: scripts/run.sh [options] [--] [guest command...]
   --disk FS[:PROFILE]  attach FS (one of: $RL_FILESYSTEMS) through a private
-                       copy-on-write overlay, mounted at /mnt/FS; repeatable
-  --swap               attach the swap image and enable it
+                       copy-on-write overlay, mounted at /mnt/FS; repeatable.
+                       PROFILE is the emulated device: $RL_PROFILES
+                       (default host), optionally with ,key=value
+                       overrides of: $RL_PROFILE_KEYS (kB/s, us)
+  --swap[=PROFILE]     attach the swap image and enable it
   --mem SIZE           guest memory, e.g. 512M (default: 512M)
   --timeout SECONDS    kill the guest after this long (default: 300)
   --out DIR            run folder (default: results/runs/<time>-<pid>)
@@ -36,9 +39,9 @@ command's; 124 means the guest hung, 125 that it crashed or did not start.
 USAGE
 }
 
-PROFILES="host"
 disks=""
 swap=0
+swap_profile=host
 mem=512M
 timeout=300
 out=""
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--disk) need_arg "$@"; disks="$disks $2"; shift 2 ;;
 	--swap) swap=1; shift ;;
+	--swap=*) swap=1; swap_profile=${1#--swap=}; shift ;;
 	--mem) need_arg "$@"; mem=$2; shift 2 ;;
 	--timeout) need_arg "$@"; timeout=$2; shift 2 ;;
 	--out) need_arg "$@"; out=$2; shift 2 ;;
@@ -84,11 +88,12 @@ for d in $disks; do
 	profile=host
 	[ "$fs" = "$d" ] || profile=${d#*:}
 	word_in "$fs" "$RL_FILESYSTEMS" || die "unknown filesystem '$fs' (valid: $RL_FILESYSTEMS)"
-	word_in "$profile" "$PROFILES" || die "unknown device profile '$profile' (valid: $PROFILES)"
+	disk_model "$profile" >/dev/null
 	word_in "$fs" "$seen" && die "filesystem '$fs' given twice"
 	seen="$seen $fs"
 	[ -r "$RL_IMAGES/$fs.img" ] || die "image $RL_IMAGES/$fs.img not found; make it with 'make images'"
 done
+disk_model "$swap_profile" >/dev/null
 [ "$swap" = 0 ] || [ -r "$RL_IMAGES/swap.img" ] ||
 	die "image $RL_IMAGES/swap.img not found; make it with 'make images'"
 
@@ -147,16 +152,21 @@ fi
 guest_disks=""
 ubd=0
 letters=abcdefghijklmnop
+models=""
 for d in $disks; do
 	fs=${d%%:*}
-	args="$args ubd$ubd=$tmp/$fs.cow,$RL_IMAGES/$fs.img"
+	profile=host
+	[ "$fs" = "$d" ] || profile=${d#*:}
+	args="$args ubd$ubd=$tmp/$fs.cow,$RL_IMAGES/$fs.img ubd.model=$ubd,$(disk_model "$profile")"
 	guest_disks="$guest_disks ubd${letters:$ubd:1}:$fs"
+	models="$models ubd${letters:$ubd:1}:$fs:$profile"
 	ubd=$((ubd + 1))
 done
 guest_swap=""
 if [ "$swap" = 1 ]; then
-	args="$args ubd$ubd=$tmp/swap.cow,$RL_IMAGES/swap.img"
+	args="$args ubd$ubd=$tmp/swap.cow,$RL_IMAGES/swap.img ubd.model=$ubd,$(disk_model "$swap_profile")"
 	guest_swap=ubd${letters:$ubd:1}
+	models="$models ubd${letters:$ubd:1}:swap:$swap_profile"
 fi
 args="$args$extra_args"
 
@@ -178,8 +188,7 @@ echo "$args" >"$out/cmdline"
 	echo "kernel=$kernel"
 	echo "flavor=$RL_FLAVOR"
 	echo "mem=$mem"
-	echo "disks=${disks# }"
-	echo "swap=$swap"
+	echo "disks=${models# }"
 	echo "time_travel=$time_travel"
 	echo "timeout=$timeout"
 	echo "started=$(date -Is)"

@@ -1,0 +1,94 @@
+# shellcheck shell=sh
+# reclaimlab guest helpers, sourced by scenarios and test jobs in the guest:
+#   . /reclaimlab/bin/rl-lib.sh
+# Counters, tracing, memory cgroups and sysctl knobs, each in one place.
+
+RL_DEBUG_VM=/sys/kernel/debug/vm
+RL_TRACING=/sys/kernel/tracing
+
+rl_die() {
+	echo "rl-lib: $*" >&2
+	exit 1
+}
+
+# Reset every reclaim wait counter of the observability patch to zero.
+rl_counters_reset() {
+	[ -d "$RL_DEBUG_VM" ] || rl_die "$RL_DEBUG_VM missing: kernel without the reclaim wait counters"
+	for f in "$RL_DEBUG_VM"/*; do
+		echo 0 >"$f" || rl_die "cannot reset $f"
+	done
+}
+
+# Snapshot the counters as `grep -r . /debug/vm` shows them, plus /proc/vmstat.
+rl_counters_snapshot() { # PREFIX: writes PREFIX.debug-vm and PREFIX.vmstat
+	grep -r . "$RL_DEBUG_VM" | sed "s|^$RL_DEBUG_VM/||" | sort >"$1.debug-vm"
+	cp /proc/vmstat "$1.vmstat"
+}
+
+# Start tracing the given events (default: every reclaim wait; upstream's
+# mm_vmscan_throttled would count the reclaim_throttle() sleeps twice).
+rl_trace_start() {
+	echo 0 >"$RL_TRACING/tracing_on"
+	echo >"$RL_TRACING/trace"
+	echo "${RL_TRACE_BUFFER_KB:-16384}" >"$RL_TRACING/buffer_size_kb"
+	echo >"$RL_TRACING/set_event"
+	[ $# -gt 0 ] || set -- vmscan:mm_vmscan_reclaim_wait
+	for e in "$@"; do
+		echo "$e" >>"$RL_TRACING/set_event" || rl_die "no trace event $e"
+	done
+	echo 1 >"$RL_TRACING/tracing_on"
+}
+
+# Stop tracing; save the trace and the ring buffer's overrun count.
+rl_trace_stop() { # FILE
+	echo 0 >"$RL_TRACING/tracing_on"
+	cat "$RL_TRACING/trace" >"$1"
+	overrun=0
+	for s in "$RL_TRACING"/per_cpu/cpu*/stats; do
+		n=$(sed -n 's/^overrun: //p' "$s")
+		overrun=$((overrun + ${n:-0}))
+	done
+	echo "$overrun" >"$1.overrun"
+	echo >"$RL_TRACING/set_event"
+}
+
+# Create a memory cgroup with a limit, v1 or v2; prints its path.
+rl_memcg_create() { # NAME LIMIT v1|v2
+	case "$3" in
+	v2)
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+		mkdir -p "/sys/fs/cgroup/$1"
+		echo "$2" >"/sys/fs/cgroup/$1/memory.max"
+		echo "/sys/fs/cgroup/$1"
+		;;
+	v1)
+		# The memory controller can move to a v1 hierarchy only while no
+		# v2 cgroup uses it.
+		echo -memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+		mkdir -p /sys/fs/cgroup-v1/memory
+		grep -q ' /sys/fs/cgroup-v1/memory ' /proc/mounts ||
+			mount -t cgroup -o memory memory /sys/fs/cgroup-v1/memory ||
+			rl_die "cannot mount the v1 memory controller"
+		mkdir -p "/sys/fs/cgroup-v1/memory/$1"
+		echo "$2" >"/sys/fs/cgroup-v1/memory/$1/memory.limit_in_bytes"
+		echo "/sys/fs/cgroup-v1/memory/$1"
+		;;
+	*) rl_die "unknown cgroup version '$3' (valid: v1 v2)" ;;
+	esac
+}
+
+# Move the calling shell into a memory cgroup made by rl_memcg_create.
+rl_memcg_enter() { # PATH
+	if [ -f "$1/cgroup.procs" ]; then
+		echo $$ >"$1/cgroup.procs"
+	else
+		echo $$ >"$1/tasks"
+	fi
+}
+
+# Set a sysctl knob by its dotted name; a missing knob is an error.
+rl_sysctl() { # NAME VALUE
+	f=/proc/sys/$(echo "$1" | tr . /)
+	[ -f "$f" ] || rl_die "unknown knob $1 (no $f)"
+	echo "$2" >"$f"
+}

@@ -1,0 +1,103 @@
+# shellcheck shell=bash
+# Reclaim wait accounting (debugfs counters) and the mm_vmscan_reclaim_wait
+# tracepoint: a writer under memory-cgroup pressure on a slow disk must make
+# reclaim sleep, and the trace must account for every counted sleep.
+
+# One guest run shared by the tests below.
+observability_run() {
+	local run=$TEST_TMP/observe
+	if [ ! -f "$run/status" ]; then
+		cat >"$TEST_TMP/observe-job.sh" <<'JOB'
+set -eu
+. /reclaimlab/bin/rl-lib.sh
+rl_counters_reset
+rl_counters_snapshot /results/before
+rl_trace_start
+cg=$(rl_memcg_create writer 48M v1)
+( rl_memcg_enter "$cg"; exec rl-dd write /mnt/ext4/big --size 160M --bs 64k --seed 7 ) >/results/writer.out
+rl_trace_stop /results/trace.txt
+rl_counters_snapshot /results/after
+rl-dd verify /mnt/ext4/big --size 160M --seed 7 >/results/verify.out
+# Resetting works, and only 0 may be written.
+echo 0 >/sys/kernel/debug/vm/nr_throttle_writeback
+cat /sys/kernel/debug/vm/nr_throttle_writeback >/results/after-reset
+if echo 5 >/sys/kernel/debug/vm/nr_throttle_writeback 2>/dev/null; then
+	echo accepted >/results/write5
+else
+	echo refused >/results/write5
+fi
+JOB
+		guest "$run" --time-travel --mem 256M --disk ext4:usb-stick \
+			--job "$TEST_TMP/observe-job.sh" >/dev/null || true
+	fi
+	expect_match "$run/status" '^ok$' "observability run status"
+	echo "$run"
+}
+
+counter() { # FILE NAME
+	sed -n "s/^$2://p" "$1"
+}
+
+t_reclaim_wait_counters_move() {
+	local run total=0 c
+	run=$(observability_run)
+	for c in nr_reclaim_throttle_clean nr_reclaim_throttle_kswapd \
+		nr_reclaim_throttle_recent_write nr_reclaim_throttle_write \
+		nr_reclaim_wait_writeback nr_migrate_wait_writeback; do
+		[ "$(counter "$run/before.debug-vm" "$c")" = 0 ] || fail "$c not reset before the run"
+		total=$((total + $(counter "$run/after.debug-vm" "$c")))
+	done
+	echo "counters after the run:"
+	cat "$run/after.debug-vm"
+	[ "$total" -gt 0 ] || fail "no reclaim wait was counted"
+	[ "$(counter "$run/after.debug-vm" nr_reclaim_throttle_write_usec)" -ge 0 ]
+	expect_match "$run/verify.out" 'bad_chunks=0' "data written under reclaim"
+}
+
+# For every reason and class, trace events == counter, in events and in usec.
+t_trace_matches_counters() {
+	local run sums name want got
+	run=$(observability_run)
+	[ "$(cat "$run/trace.txt.overrun")" = 0 ] || fail "trace ring buffer overran"
+	sums=$TEST_TMP/trace-sums
+	awk '/ mm_vmscan_reclaim_wait: / {
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			f[kv[1]] = kv[2]
+		}
+		thr = f["reason"] ~ /^(writeback|isolated|noprogress|congested)$/
+		r = f["reason"] == "wait_writeback" ? "nr_reclaim_wait_writeback" : \
+		    f["reason"] == "migrate_writeback" ? "nr_migrate_wait_writeback" : \
+		    "nr_throttle_" f["reason"]
+		n[r]++; u[r] += f["usec_delayed"]
+		if (thr) { c = "nr_reclaim_throttle_" f["class"]; n[c]++; u[c] += f["usec_delayed"] }
+	} END { for (k in n) print k, n[k], u[k] }' "$run/trace.txt" >"$sums"
+	echo "trace sums:"
+	cat "$sums"
+	[ -s "$sums" ] || fail "no mm_vmscan_reclaim_wait event in the trace"
+	while read -r name; do
+		case "$name" in *_usec) continue ;; esac
+		want=$(counter "$run/after.debug-vm" "$name")
+		got=$(awk -v k="$name" '$1 == k { print $2 }' "$sums")
+		[ "${got:-0}" = "$want" ] || fail "$name: counter $want, trace ${got:-0}"
+		want=$(counter "$run/after.debug-vm" "${name}_usec")
+		got=$(awk -v k="$name" '$1 == k { print $3 }' "$sums")
+		[ "${got:-0}" = "$want" ] || fail "${name}_usec: counter $want, trace ${got:-0}"
+	done < <(cut -d: -f1 "$run/after.debug-vm")
+}
+
+t_reclaim_wait_counter_reset() {
+	local run
+	run=$(observability_run)
+	[ "$(cat "$run/after-reset")" = 0 ] || fail "writing 0 did not reset the counter"
+	[ "$(cat "$run/write5")" = refused ] || fail "a non-zero write was accepted"
+}
+
+t_tracestat_reads_guest_trace() {
+	local run out
+	run=$(observability_run)
+	out=$("$RL_BUILD/unit/rl-tracestat" --tsv "$run/trace.txt")
+	echo "$out" | head -20
+	[ "$(echo "$out" | awk '$1 == "malformed" { print $2 }')" = 0 ] || fail "rl-tracestat found malformed lines"
+	[ "$(echo "$out" | awk '$1 == "events" { print $2 }')" -gt 0 ] || fail "rl-tracestat counted no event"
+}
