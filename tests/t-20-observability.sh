@@ -14,7 +14,7 @@ rl_counters_reset
 rl_counters_snapshot /results/before
 rl_trace_start
 cg=$(rl_memcg_create writer 48M v1)
-( rl_memcg_enter "$cg"; exec rl-dd write /mnt/ext4/big --size 160M --bs 64k --seed 7 ) >/results/writer.out
+rl_memcg_run "$cg" rl-dd write /mnt/ext4/big --size 160M --bs 64k --seed 7 >/results/writer.out
 rl_trace_stop /results/trace.txt
 rl_counters_snapshot /results/after
 rl-dd verify /mnt/ext4/big --size 160M --seed 7 >/results/verify.out
@@ -27,7 +27,9 @@ else
 	echo refused >/results/write5
 fi
 JOB
-		guest "$run" --time-travel --mem 256M --disk ext4:usb-stick \
+		# 1G: the global dirty limit must exceed the memcg limit, so the memcg
+		# fills with dirty pages and reclaim has to wait for the slow disk.
+		guest "$run" --time-travel --mem 1G --disk ext4:usb-stick \
 			--job "$TEST_TMP/observe-job.sh" >/dev/null || true
 	fi
 	expect_match "$run/status" '^ok$' "observability run status"

@@ -65,25 +65,25 @@ rl_memcg_create() { # NAME LIMIT v1|v2
 		# The memory controller can move to a v1 hierarchy only while no
 		# v2 cgroup uses it.
 		echo -memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
-		mkdir -p /sys/fs/cgroup-v1/memory
-		grep -q ' /sys/fs/cgroup-v1/memory ' /proc/mounts ||
-			mount -t cgroup -o memory memory /sys/fs/cgroup-v1/memory ||
+		mkdir -p /cgroup/memory
+		grep -q ' /cgroup/memory ' /proc/mounts ||
+			mount -t cgroup -o memory memory /cgroup/memory ||
 			rl_die "cannot mount the v1 memory controller"
-		mkdir -p "/sys/fs/cgroup-v1/memory/$1"
-		echo "$2" >"/sys/fs/cgroup-v1/memory/$1/memory.limit_in_bytes"
-		echo "/sys/fs/cgroup-v1/memory/$1"
+		mkdir -p "/cgroup/memory/$1"
+		echo "$2" >"/cgroup/memory/$1/memory.limit_in_bytes"
+		echo "/cgroup/memory/$1"
 		;;
 	*) rl_die "unknown cgroup version '$3' (valid: v1 v2)" ;;
 	esac
 }
 
-# Move the calling shell into a memory cgroup made by rl_memcg_create.
-rl_memcg_enter() { # PATH
-	if [ -f "$1/cgroup.procs" ]; then
-		echo $$ >"$1/cgroup.procs"
-	else
-		echo $$ >"$1/tasks"
-	fi
+# Run a command inside a memory cgroup made by rl_memcg_create.  (A
+# subshell's $$ is its parent's pid, so the child moves itself, then execs.)
+rl_memcg_run() { # PATH COMMAND...
+	procs=$1/cgroup.procs
+	[ -f "$procs" ] || procs=$1/tasks
+	shift
+	sh -c 'echo $$ >"$1" && shift && exec "$@"' rl_memcg_run "$procs" "$@"
 }
 
 # Set a sysctl knob by its dotted name; a missing knob is an error.
