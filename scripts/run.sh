@@ -34,6 +34,8 @@ usage: scripts/run.sh [options] [--] [guest command...]
   --job FILE           run this shell script in the guest
   --interactive        a shell in the guest on this terminal
   --kernel FILE        UML kernel (default: build/kernel/\$KERNEL_FLAVOR/linux)
+  --wrap "CMD ARGS"    start the kernel as CMD ARGS KERNEL ARGS..., e.g.
+                       --wrap "gdb -batch -x cmds --args" (see scripts/gdb.sh)
 With no command, the guest runs 'true'.  The exit status is the guest
 command's; 124 means the guest hung, 125 that it crashed or did not start.
 USAGE
@@ -50,6 +52,7 @@ extra_args=""
 job_file=""
 interactive=0
 kernel=$RL_KERNEL
+wrap=""
 
 need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
 
@@ -66,9 +69,10 @@ while [ $# -gt 0 ]; do
 	--job) need_arg "$@"; job_file=$2; shift 2 ;;
 	--interactive) interactive=1; shift ;;
 	--kernel) need_arg "$@"; kernel=$2; shift 2 ;;
+	--wrap) need_arg "$@"; wrap=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
-	-*) die "unknown option '$1' (valid: --disk --swap --mem --timeout --out --time-travel --append --job --interactive --kernel --help)" ;;
+	-*) die "unknown option '$1' (valid: --disk --swap --mem --timeout --out --time-travel --append --job --interactive --kernel --wrap --help)" ;;
 	*) break ;;
 	esac
 done
@@ -191,16 +195,19 @@ echo "$args" >"$out/cmdline"
 	echo "disks=${models# }"
 	echo "time_travel=$time_travel"
 	echo "timeout=$timeout"
+	echo "tmpdir=$tmp"
+	echo "umid=rl-$run_id"
+	echo "wrap=$wrap"
 	echo "started=$(date -Is)"
 } >"$out/run.conf"
 printf 'running\nrun=%s\n' "$run_id" >"$out/status"
 
 start=$(date +%s.%N)
-# shellcheck disable=SC2086 # $args is a list of kernel arguments
+# shellcheck disable=SC2086 # $wrap and $args are lists of words
 if [ "$interactive" = 1 ]; then
-	TMPDIR=$tmp "$kernel" $args || true
+	TMPDIR=$tmp $wrap "$kernel" $args || true
 else
-	TMPDIR=$tmp setsid "$kernel" $args </dev/null >"$out/console.log" 2>&1 &
+	TMPDIR=$tmp setsid $wrap "$kernel" $args </dev/null >"$out/console.log" 2>&1 &
 	uml_pid=$!
 	deadline=$(($(date +%s) + timeout))
 	while kill -0 "$uml_pid" 2>/dev/null; do
@@ -241,6 +248,7 @@ fi
 	echo "run=$run_id"
 	echo "exit_status=$rc"
 	echo "wall_seconds=$wall"
+	echo "simulated_seconds=$(cat "$out/guest-uptime" 2>/dev/null || echo unknown)"
 	echo "splats=$(wc -l <"$out/splats")"
 	echo "oom_kills=${oom_kills:-0}"
 } >"$out/status.tmp"
