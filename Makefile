@@ -2,6 +2,7 @@
 #
 #   make            dependencies, kernel, rootfs and disk images
 #   make test       the test suite (what CI runs)
+#   make compare    the main job: patched vs vanilla on every filesystem
 #   make run        an interactive shell in a guest with all four filesystems
 #   make kernel / rootfs / images / tools-check / clean
 #
@@ -38,7 +39,16 @@ tools-check:
 test: all
 	@tests/run-tests.sh
 
+# The main job: scenarios x filesystems x patched/vanilla, then the report.
+# make compare ARGS="--scenario all --repeat 3"; make report RESULTS=dir
+compare: all
+	@scripts/compare.sh $(ARGS)
+
+report:
+	@test -n "$(RESULTS)" || { echo "usage: make report RESULTS=results/compare-..." >&2; exit 2; }
+	@scripts/report.sh $(RESULTS)
+
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps kernel rootfs images run tools-check test clean
+.PHONY: all deps kernel rootfs images run tools-check test compare report clean

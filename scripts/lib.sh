@@ -74,3 +74,31 @@ disk_model() {
 	fi
 	echo "name=$name,$params"
 }
+
+# Knob sets: which behaviour a run has.  A knob the kernel lacks is
+# recorded as absent in the run's knobs file.
+RL_KNOB_SETS="patched vanilla noplug"
+
+knob_set() {
+	case "$1" in
+	patched) echo "vm.pageout_work=1 vm.reclaim_wait_dirty=1 vm.reclaim_plug=1" ;;
+	vanilla) echo "vm.pageout_work=0 vm.reclaim_wait_dirty=0 vm.reclaim_plug=1" ;;
+	noplug) echo "vm.pageout_work=0 vm.reclaim_wait_dirty=0 vm.reclaim_plug=0" ;;
+	*) return 1 ;;
+	esac
+}
+
+rl_scenarios() {
+	local f
+	for f in "$RL_TOP"/rootfs/scenarios/*.scn; do
+		basename "$f" .scn
+	done | tr '\n' ' ' | sed 's/ $//'
+}
+
+# scenario_setting SCENARIO KEY DEFAULT: a SCN_* line of the scenario file,
+# read without running the file on the host.
+scenario_setting() {
+	local v
+	v=$(sed -n "s/^SCN_$2=//p" "$RL_TOP/rootfs/scenarios/$1.scn" | tail -1)
+	echo "${v:-$3}"
+}

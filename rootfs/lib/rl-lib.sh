@@ -92,3 +92,21 @@ rl_sysctl() { # NAME VALUE
 	[ -f "$f" ] || rl_die "unknown knob $1 (no $f)"
 	echo "$2" >"$f"
 }
+
+# Remove a memory cgroup once its tasks have exited.
+rl_memcg_remove() { # PATH
+	rmdir "$1" 2>/dev/null || true
+}
+
+# Data integrity: unmount and mount the file's filesystem again (so pages
+# come from the disk, not the page cache), then verify the file's content.
+rl_verify_after_remount() { # FILE SIZE SEED
+	mnt=$(dirname "$1")
+	dev=$(awk -v m="$mnt" '$2 == m { print $1 }' /proc/mounts)
+	fstype=$(awk -v m="$mnt" '$2 == m { print $3 }' /proc/mounts)
+	[ -n "$dev" ] || rl_die "$mnt is not a mount point"
+	sync
+	umount "$mnt" || rl_die "cannot unmount $mnt"
+	mount -t "$fstype" "$dev" "$mnt" || rl_die "cannot mount $dev again"
+	rl-dd verify "$1" --size "$2" --seed "$3" >>"${RL_OUT:-/results}/verify.out"
+}

@@ -1,0 +1,226 @@
+#!/bin/bash
+# Run a matrix of scenarios x filesystems x knob sets (x repeats), one UML
+# guest per run, then summarize every run and write the report.
+#
+#   scripts/compare.sh                      the default comparison
+#   scripts/compare.sh --scenario all --fs xfs --repeat 3
+#   scripts/compare.sh --resume results/compare-20261130-201500
+#   scripts/compare.sh --list
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: scripts/compare.sh [options]
+  --scenario LIST   comma-separated scenarios or 'all' (default: fs-completion,memcg-dd)
+  --fs LIST         filesystems (default: ext4,xfs,vfat,btrfs)
+  --modes LIST      knob sets (default: patched,vanilla)
+  --profile NAME    device profile for every run (default: each scenario's own)
+  --mem SIZE        guest memory (default: each scenario's own)
+  --set KEY=VALUE   override a scenario parameter; repeatable
+  --repeat N        runs of each combination (default: 1)
+  --jobs N          guests at once (default: number of CPUs)
+  --timeout SECONDS watchdog per run (default: each scenario's own)
+  --results DIR     matrix folder (default: results/compare-<time>)
+  --resume DIR      finish an interrupted matrix without redoing finished runs
+  --list            print the valid scenarios, filesystems, profiles, knob sets
+USAGE
+}
+
+list_choices() {
+	echo "scenarios:   $(rl_scenarios)"
+	echo "filesystems: $RL_FILESYSTEMS"
+	echo "profiles:    $RL_PROFILES (add ,key=value for one of: $RL_PROFILE_KEYS)"
+	echo "knob sets:"
+	local k
+	for k in $RL_KNOB_SETS; do
+		printf '  %-8s %s\n' "$k" "$(knob_set "$k")"
+	done
+}
+
+scenarios="fs-completion,memcg-dd"
+filesystems="ext4,xfs,vfat,btrfs"
+modes="patched,vanilla"
+profile=""
+mem=""
+sets=""
+repeat=1
+jobs=$(nproc)
+timeout=""
+matrix=""
+resume=""
+
+need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--scenario) need_arg "$@"; scenarios=$2; shift 2 ;;
+	--fs) need_arg "$@"; filesystems=$2; shift 2 ;;
+	--modes) need_arg "$@"; modes=$2; shift 2 ;;
+	--profile) need_arg "$@"; profile=$2; shift 2 ;;
+	--mem) need_arg "$@"; mem=$2; shift 2 ;;
+	--set) need_arg "$@"; sets="$sets $2"; shift 2 ;;
+	--repeat) need_arg "$@"; repeat=$2; shift 2 ;;
+	--jobs) need_arg "$@"; jobs=$2; shift 2 ;;
+	--timeout) need_arg "$@"; timeout=$2; shift 2 ;;
+	--results) need_arg "$@"; matrix=$2; shift 2 ;;
+	--resume) need_arg "$@"; resume=$2; shift 2 ;;
+	--list) list_choices; exit 0 ;;
+	-h | --help) usage; exit 0 ;;
+	*) die "unknown option '$1' (valid: --scenario --fs --modes --profile --mem --set --repeat --jobs --timeout --results --resume --list --help)" ;;
+	esac
+done
+
+if [ -n "$resume" ]; then
+	[ -f "$resume/matrix.conf" ] || die "'$resume' is not a matrix folder (no matrix.conf)"
+	matrix=$resume
+	# shellcheck disable=SC1091 # written by an earlier compare.sh
+	. "$matrix/matrix.conf"
+fi
+
+# --- validate everything before anything starts ---
+[ "$scenarios" = all ] && scenarios=$(rl_scenarios | tr ' ' ',')
+scenarios=${scenarios//,/ }
+filesystems=${filesystems//,/ }
+modes=${modes//,/ }
+for s in $scenarios; do
+	word_in "$s" "$(rl_scenarios)" || die "unknown scenario '$s' (valid: $(rl_scenarios) all)"
+done
+for f in $filesystems; do
+	word_in "$f" "$RL_FILESYSTEMS" || die "unknown filesystem '$f' (valid: $RL_FILESYSTEMS)"
+done
+for m in $modes; do
+	word_in "$m" "$RL_KNOB_SETS" || die "unknown knob set '$m' (valid: $RL_KNOB_SETS)"
+done
+[ -z "$profile" ] || disk_model "$profile" >/dev/null
+[ -z "$mem" ] || [[ "$mem" =~ ^[0-9]+[KMG]$ ]] || die "bad --mem '$mem' (use a size like 512M or 1G)"
+[[ "$repeat" =~ ^[1-9][0-9]*$ ]] || die "bad --repeat '$repeat' (use a positive number)"
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "bad --jobs '$jobs' (use a positive number)"
+[ -z "$timeout" ] || [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$timeout' (use seconds)"
+for kv in $sets; do
+	[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*=[^[:space:]]+$ ]] || die "bad --set '$kv' (use KEY=VALUE)"
+	for s in $scenarios; do
+		grep -q "^${kv%%=*}=" "$RL_TOP/rootfs/scenarios/$s.scn" ||
+			die "scenario $s has no parameter '${kv%%=*}' (valid: $(sed -n 's/^\([A-Z][A-Z0-9_]*\)=.*/\1/p' "$RL_TOP/rootfs/scenarios/$s.scn" | tr '\n' ' '))"
+	done
+done
+[ -x "$RL_KERNEL" ] || die "kernel $RL_KERNEL not found; build it with 'make'"
+make -s -C "$RL_TOP/rootfs/tools" host-tools >/dev/null || die "cannot build the host tools"
+
+[ -n "$matrix" ] || matrix=$RL_RESULTS/compare-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$matrix/runs" 2>/dev/null || die "cannot create results folder '$matrix'"
+[ -w "$matrix" ] || die "results folder '$matrix' is not writable"
+if [ -z "$resume" ]; then
+	{
+		echo "scenarios='$scenarios'"
+		echo "filesystems='$filesystems'"
+		echo "modes='$modes'"
+		echo "profile='$profile'"
+		echo "mem='$mem'"
+		echo "sets='${sets# }'"
+		echo "repeat=$repeat"
+		echo "timeout='$timeout'"
+	} >"$matrix/matrix.conf"
+fi
+
+# --- the runs ---
+run_names=()
+for s in $scenarios; do
+	for f in $filesystems; do
+		for m in $modes; do
+			for r in $(seq 1 "$repeat"); do
+				run_names+=("$s.$f.$m.r$r")
+			done
+		done
+	done
+done
+total=${#run_names[@]}
+
+# A finished run has a final status; anything else is redone.
+finished() {
+	[ -f "$1/status" ] && ! grep -qx 'running\|interrupted' <(head -1 "$1/status")
+}
+
+start_run() { # NAME
+	local name=$1 s f m dir prof runmem runtimeout job
+	IFS=. read -r s f m _ <<<"$name"
+	dir=$matrix/runs/$name
+	if [ -e "$dir" ]; then
+		# keep what an interrupted attempt left, out of the way
+		mv "$dir" "$dir.interrupted.$(date +%s)"
+	fi
+	prof=${profile:-$(scenario_setting "$s" PROFILE host)}
+	runmem=${mem:-$(scenario_setting "$s" MEM 512M)}
+	runtimeout=${timeout:-$(scenario_setting "$s" TIMEOUT 600)}
+	job=$matrix/job.$name.sh
+	{
+		echo "export RL_FS=$f"
+		echo "export RL_KNOBS='$(knob_set "$m")'"
+		echo "export RL_SET='${sets# }'"
+		echo "exec rl-scenario $s"
+	} >"$job"
+	local swap_opt=()
+	local swap
+	swap=$(scenario_setting "$s" SWAP "")
+	[ -z "$swap" ] || swap_opt=(--swap="$swap")
+	(
+		"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel --mem "$runmem" \
+			--timeout "$runtimeout" --disk "$f:$prof" "${swap_opt[@]}" \
+			--job "$job" >/dev/null 2>"$matrix/$name.err" || true
+		rm -f "$job"
+		"$RL_TOP/scripts/summarize-run.sh" "$dir" "$s" "$f" "$prof" "$m" "${name##*.r}" ||
+			note "could not summarize $dir"
+	) &
+	running[$!]=$name
+}
+
+declare -A running=()
+interrupted=0
+on_signal() {
+	interrupted=1
+	note "stopping: waiting for the running guests to be stopped"
+	kill -TERM "${!running[@]}" 2>/dev/null || true
+	# run.sh marks its run interrupted and kills its guest
+	pkill -TERM -P "$(echo "${!running[@]}" | tr ' ' ',')" 2>/dev/null || true
+	wait
+	note "interrupted; finished runs are kept; continue with: scripts/compare.sh --resume $matrix"
+	exit 130
+}
+trap on_signal INT TERM
+
+begin=$(date +%s)
+done_count=0
+skipped=0
+for name in "${run_names[@]}"; do
+	if finished "$matrix/runs/$name"; then
+		skipped=$((skipped + 1))
+		done_count=$((done_count + 1))
+		continue
+	fi
+	while [ "${#running[@]}" -ge "$jobs" ]; do
+		wait -n || true
+		for pid in "${!running[@]}"; do
+			kill -0 "$pid" 2>/dev/null && continue
+			done_count=$((done_count + 1))
+			note "finished ${running[$pid]}: $(head -1 "$matrix/runs/${running[$pid]}/status" 2>/dev/null)"
+			unset "running[$pid]"
+		done
+	done
+	elapsed=$(($(date +%s) - begin))
+	ran=$((done_count - skipped))
+	eta="?"
+	[ "$ran" -gt 0 ] && eta="$(((total - done_count) * elapsed / ran))s"
+	note "run $((done_count + ${#running[@]} + 1)) of $total: $name (elapsed ${elapsed}s, about $eta left)"
+	start_run "$name"
+done
+while [ "${#running[@]}" -gt 0 ]; do
+	wait -n || true
+	for pid in "${!running[@]}"; do
+		kill -0 "$pid" 2>/dev/null && continue
+		note "finished ${running[$pid]}: $(head -1 "$matrix/runs/${running[$pid]}/status" 2>/dev/null)"
+		unset "running[$pid]"
+	done
+done
+[ "$interrupted" = 0 ] || exit 130
+note "all $total runs done in $(($(date +%s) - begin))s; writing the report"
+"$RL_TOP/scripts/report.sh" "$matrix"

@@ -1,0 +1,66 @@
+#!/bin/bash
+# Collect one run folder's raw data into summary.tsv, one row per metric:
+#   run scenario fs profile mode repeat metric value
+# Reads only what the run wrote; can be run again at any time.
+#   scripts/summarize-run.sh RUNDIR SCENARIO FS PROFILE MODE REPEAT
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 6 ] || die "usage: scripts/summarize-run.sh RUNDIR SCENARIO FS PROFILE MODE REPEAT"
+dir=$1
+[ -f "$dir/status" ] || die "'$dir' is not a run folder (no status file)"
+TRACESTAT=$RL_BUILD/unit/rl-tracestat
+[ -x "$TRACESTAT" ] || die "$TRACESTAT missing; run make -C rootfs/tools host-tools"
+prefix="${dir##*/}	$2	$3	$4	$5	$6"
+
+rows() { # METRIC-PREFIX: "key value" lines on stdin
+	awk -v p="$prefix" -v m="$1" 'NF >= 2 && $2 ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ { print p "\t" m $1 "\t" $2 }'
+}
+
+{
+	# how the run went
+	sed -n '2,$p' "$dir/status" | tr '=' ' ' | grep -v '^run ' | rows "run."
+	head -1 "$dir/status" | awk -v p="$prefix" '{ print p "\trun.status\t" $1 }'
+	[ -f "$dir/dmesg.txt" ] &&
+		echo "oom_kills $(grep -c 'Killed process' "$dir/dmesg.txt")" | rows "workload."
+	# reclaim waits: all of them, and those of each task name
+	if [ -f "$dir/trace.txt" ]; then
+		dur=""
+		[ -f "$dir/workload-seconds" ] &&
+			dur=$(awk '{ printf "%.3f", $2 - $1 }' "$dir/workload-seconds")
+		"$TRACESTAT" --tsv ${dur:+--duration "$dur"} "$dir/trace.txt" | grep -v '^task\.' | rows "waits."
+		"$TRACESTAT" --hist "$dir/waits-hist.tsv" --cdf "$dir/waits-cdf.tsv" \
+			${dur:+--duration "$dur"} "$dir/trace.txt" >/dev/null
+		sed -n 's/^ *\(.*\)-[0-9]\{1,\} *\[.*mm_vmscan_reclaim_wait.*/\1/p' "$dir/trace.txt" |
+			sort -u | while read -r comm; do
+			"$TRACESTAT" --tsv --task "$comm" ${dur:+--duration "$dur"} "$dir/trace.txt" |
+				grep -E '^(events|p50_usec|p90_usec|full_timeout_share|stalled_ms_per_s)\b' |
+				rows "waits.task.$comm."
+		done
+		[ -f "$dir/trace.txt.overrun" ] && echo "trace_overrun $(cat "$dir/trace.txt.overrun")" | rows "run."
+	fi
+	# the debugfs counters, as grep -r . /debug/vm shows them
+	[ -f "$dir/counters-after.debug-vm" ] && tr ':' ' ' <"$dir/counters-after.debug-vm" | rows "counter."
+	# vmstat deltas over the workload
+	if [ -f "$dir/counters-before.vmstat" ] && [ -f "$dir/counters-after.vmstat" ]; then
+		join "$dir/counters-before.vmstat" "$dir/counters-after.vmstat" |
+			awk '$3 - $2 != 0 { print $1, $3 - $2 }' | rows "vmstat."
+	fi
+	# iostat over the whole workload, per device
+	if [ -f "$dir/iostat-summary.txt" ]; then
+		awk -F= '/^device=/ { d = $2; next } NF == 2 && d != "" { print d "." $1, $2 }' \
+			"$dir/iostat-summary.txt" | rows "iostat."
+	fi
+	# each workload tool's result line (op=... mbps=...)
+	for out in "$dir"/*.out; do
+		[ -f "$out" ] || continue
+		w=$(basename "$out" .out)
+		grep -h '^op=' "$out" | tr ' ' '\n' | awk -F= -v w="$w" 'NF == 2 { s[$1] += $2; n[$1]++ }
+			END { for (k in s) if (k == "mbps" || k == "seconds" || k == "bytes" || k == "bad_chunks") print w "." k, (k == "mbps" || k == "seconds") ? s[k] / n[k] : s[k] }' |
+			rows "tool."
+	done
+	# knobs in effect (1/0, or absent)
+	[ -f "$dir/knobs" ] && awk -F= -v p="$prefix" '{ print p "\tknob." $1 "\t" $2 }' "$dir/knobs"
+} >"$dir/summary.tsv.tmp"
+mv "$dir/summary.tsv.tmp" "$dir/summary.tsv"
