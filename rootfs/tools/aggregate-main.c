@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rl-aggregate: statistics over the summary rows of a comparison matrix
+ * (runs/NAME/summary.tsv), for scripts/report.sh.
+ *
+ * Exit status: 0 ok, 1 out of memory or output write error, 2 bad usage,
+ * unreadable input or a bad check.
+ */
+#include "aggregate.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "rl-aggregate"
+
+static const char usage_text[] =
+	"usage: " PROG " groups  [--scenario NAME] [--scn FILE]... [SUMMARY...]\n"
+	"       " PROG " compare --by fs|mode|profile A B [--scenario NAME] [SUMMARY...]\n"
+	"       " PROG " check   (--scn FILE | --check TEXT)... [--scenario NAME] [SUMMARY...]\n"
+	"       " PROG " runs    [SUMMARY...]\n"
+	"Reads summary rows (run scenario fs profile mode repeat metric value,\n"
+	"tab-separated) from the SUMMARY files, or from stdin when none is given\n"
+	"or for -.  Prints TSV with a header line:\n"
+	"  groups   n, median, min, max, spread (max - min) of every metric over the\n"
+	"           runs of each scenario/fs/profile/mode\n"
+	"  compare  median of A minus median of B for every group pair differing\n"
+	"           only in the dimension --by; verdict significant, n.s. (the\n"
+	"           difference is 0 or smaller than either group's spread) or\n"
+	"           single run (one run on both sides)\n"
+	"  check    one verdict per check and value of each dimension (fs, mode)\n"
+	"           that neither side names: reproduced, not reproduced or not\n"
+	"           measured, with the medians, run counts and spreads used\n"
+	"  runs     every run, its status and whether it is included\n"
+	"  --scenario NAME  only rows of scenario NAME (check: the scenario of --check)\n"
+	"  --scn FILE       a scenario file: its '# Check: ...' header lines are\n"
+	"                   evaluated (check) and their metrics filled by the\n"
+	"                   missing-task-events rule (groups); its scenario is the\n"
+	"                   file name without .scn unless --scenario is given\n"
+	"  --check TEXT     METRIC [fs=X] [mode=Y] OP NUMBER|[METRIC] [fs=X] [mode=Y]\n"
+	"                   with OP one of < <= > >= == !=\n"
+	"Runs whose run.status is not ok are excluded from every figure.  Rows that\n"
+	"are malformed are skipped and counted on stderr.  A run with waits.events\n"
+	"but no waits.task.COMM.events had 0 waits of task COMM.\n"
+	"Exit status: 0 ok, 1 out of memory or write error, 2 bad usage or input.\n";
+
+#define COMMANDS_VALID	"groups compare check runs"
+#define OPTIONS_VALID	"--scenario NAME --scn FILE --check TEXT --by DIM A B --help"
+
+enum command { CMD_GROUPS, CMD_COMPARE, CMD_CHECK, CMD_RUNS };
+
+#define MAX_ARGS	256
+
+struct opts {
+	enum command cmd;
+	const char *scenario;
+	const char *scn[MAX_ARGS];
+	size_t nscn;
+	const char *check[MAX_ARGS];
+	size_t ncheck;
+	int by;
+	const char *a, *b;
+	const char *files[MAX_ARGS];
+	size_t nfiles;
+};
+
+static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static void die_nomem(void)
+{
+	fprintf(stderr, PROG ": out of memory\n");
+	exit(1);
+}
+
+static const char *need_value(int argc, char **argv, int i, const char *what)
+{
+	if (i + 1 >= argc)
+		die_usage("option '%s' needs a value (valid: %s %s)", argv[i],
+			  argv[i], what);
+	return argv[i + 1];
+}
+
+static void add_arg(const char **v, size_t *n, const char *arg,
+		    const char *what)
+{
+	if (*n == MAX_ARGS)
+		die_usage("too many %s (valid: at most %d)", what, MAX_ARGS);
+	v[(*n)++] = arg;
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	int i, opts_done = 0;
+	const char *cmd;
+
+	if (argc < 2)
+		die_usage("missing command (valid: %s; see --help)", COMMANDS_VALID);
+	cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		fputs(usage_text, stdout);
+		exit(0);
+	} else if (!strcmp(cmd, "groups")) {
+		o->cmd = CMD_GROUPS;
+	} else if (!strcmp(cmd, "compare")) {
+		o->cmd = CMD_COMPARE;
+	} else if (!strcmp(cmd, "check")) {
+		o->cmd = CMD_CHECK;
+	} else if (!strcmp(cmd, "runs")) {
+		o->cmd = CMD_RUNS;
+	} else {
+		die_usage("unknown command '%s' (valid: %s)", cmd, COMMANDS_VALID);
+	}
+	o->by = -1;
+	for (i = 2; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (opts_done || arg[0] != '-' || !arg[1]) {
+			add_arg(o->files, &o->nfiles, arg, "files");
+		} else if (!strcmp(arg, "--")) {
+			opts_done = 1;
+		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			fputs(usage_text, stdout);
+			exit(0);
+		} else if (!strcmp(arg, "--scenario")) {
+			o->scenario = need_value(argc, argv, i++, "NAME");
+			if (!*o->scenario || strlen(o->scenario) > AGG_WORD_MAX)
+				die_usage("bad --scenario '%s' (valid: a scenario name of 1 to %d characters)",
+					  o->scenario, AGG_WORD_MAX);
+		} else if (!strcmp(arg, "--scn")) {
+			add_arg(o->scn, &o->nscn,
+				need_value(argc, argv, i++, "FILE"), "--scn files");
+		} else if (!strcmp(arg, "--check")) {
+			add_arg(o->check, &o->ncheck,
+				need_value(argc, argv, i++, "TEXT"), "--check texts");
+		} else if (!strcmp(arg, "--by")) {
+			const char *dim = need_value(argc, argv, i, "DIM A B");
+
+			o->by = agg_dim_from_name(dim);
+			if (o->by < 0 || o->by == AGG_SCENARIO)
+				die_usage("bad --by '%s' (valid: fs mode profile)", dim);
+			if (i + 3 >= argc)
+				die_usage("option '--by' needs a dimension and two values (valid: --by mode patched vanilla)");
+			o->a = argv[i + 2];
+			o->b = argv[i + 3];
+			i += 3;
+		} else {
+			die_usage("unknown option '%s' (valid: %s)", arg, OPTIONS_VALID);
+		}
+	}
+	if (o->cmd == CMD_COMPARE && o->by < 0)
+		die_usage("compare needs --by DIM A B (valid: --by mode patched vanilla)");
+	if (o->cmd != CMD_COMPARE && o->by >= 0)
+		die_usage("--by is an option of compare only (valid: %s compare --by DIM A B)",
+			  PROG);
+	if (o->cmd == CMD_CHECK && !o->nscn && !o->ncheck)
+		die_usage("check needs --scn FILE or --check TEXT (valid: check --scn rootfs/scenarios/NAME.scn)");
+	if (o->ncheck && !o->scenario)
+		die_usage("--check needs --scenario NAME (valid: --scenario fs-completion --check '...')");
+	if (o->ncheck && o->cmd != CMD_CHECK)
+		die_usage("--check is an option of check only (valid: %s check --check TEXT)",
+			  PROG);
+}
+
+/* A scenario file's name without folders and .scn. */
+static void scn_name(const char *path, char *buf, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > 4 && !strcmp(base + len - 4, ".scn"))
+		len -= 4;
+	snprintf(buf, size, "%.*s", (int)len, base);
+}
+
+struct check_list {
+	struct agg_check *v;
+	char (*scenario)[AGG_WORD_MAX + 1];
+	size_t n;
+};
+
+static void add_check(struct check_list *l, const struct agg_check *c,
+		      const char *scenario)
+{
+	struct agg_check *nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+	char (*ns)[AGG_WORD_MAX + 1];
+
+	if (!nv)
+		die_nomem();
+	l->v = nv;
+	ns = realloc(l->scenario, (l->n + 1) * sizeof(*ns));
+	if (!ns)
+		die_nomem();
+	l->scenario = ns;
+	l->v[l->n] = *c;
+	snprintf(l->scenario[l->n], sizeof(*ns), "%s", scenario);
+	l->n++;
+}
+
+static void load_checks(const struct opts *o, struct check_list *l)
+{
+	char err[AGG_CHECK_MAX + 128], name[AGG_WORD_MAX + 1];
+	struct agg_check one, *v;
+	size_t i, j, n;
+
+	for (i = 0; i < o->nscn; i++) {
+		FILE *f = fopen(o->scn[i], "r");
+
+		if (!f)
+			die_usage("cannot open --scn '%s': %s (valid: a scenario file, e.g. rootfs/scenarios/fs-completion.scn)",
+				  o->scn[i], strerror(errno));
+		n = agg_read_checks(f, &v, err, sizeof(err));
+		fclose(f);
+		if (n == (size_t)-1) {
+			if (errno == ENOMEM)
+				die_nomem();
+			die_usage("%s: %s", o->scn[i], err);
+		}
+		if (o->scenario)
+			snprintf(name, sizeof(name), "%s", o->scenario);
+		else
+			scn_name(o->scn[i], name, sizeof(name));
+		for (j = 0; j < n; j++)
+			add_check(l, &v[j], name);
+		free(v);
+	}
+	for (i = 0; i < o->ncheck; i++) {
+		if (agg_parse_check(o->check[i], &one, err, sizeof(err)) < 0)
+			die_usage("bad --check '%s': %s", o->check[i], err);
+		add_check(l, &one, o->scenario);
+	}
+}
+
+static void read_input(struct agg_set *s, const struct opts *o)
+{
+	const char *path, *first_file = NULL;
+	unsigned long first_line = 0;
+	size_t i, n = o->nfiles ? o->nfiles : 1;
+
+	for (i = 0; i < n; i++) {
+		unsigned long lines0 = s->lines, bad0 = s->malformed;
+		FILE *f;
+
+		path = o->nfiles ? o->files[i] : "-";
+		f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+		if (!f)
+			die_usage("cannot open '%s': %s (valid: a summary.tsv file, or - for stdin)",
+				  path, strerror(errno));
+		if (agg_feed_stream(s, f) < 0) {
+			if (errno == ENOMEM)
+				die_nomem();
+			die_usage("cannot read '%s': %s (valid: a summary.tsv file, or - for stdin)",
+				  path, strerror(errno));
+		}
+		if (f != stdin)
+			fclose(f);
+		if (!bad0 && s->malformed) {
+			first_file = path;
+			first_line = s->first_error_line - lines0;
+		}
+	}
+	if (s->malformed)
+		fprintf(stderr, PROG ": skipped %lu malformed row%s (the first: %s line %lu: %s)\n",
+			s->malformed, s->malformed == 1 ? "" : "s",
+			strcmp(first_file, "-") ? first_file : "stdin",
+			first_line, s->first_error);
+}
+
+static int print_runs(const struct agg_set *s)
+{
+	const struct agg_run **runs;
+	size_t i, n, k;
+	int pass;
+
+	printf("run\tscenario\tfs\tprofile\tmode\trepeat\tstatus\tincluded\n");
+	for (pass = 0; pass < 2; pass++) {
+		n = pass ? agg_excluded(s, &runs) : agg_included(s, &runs);
+		for (i = 0; i < n; i++) {
+			const struct agg_run *r = runs[i];
+
+			printf("%s", r->name);
+			for (k = 0; k < AGG_NDIMS; k++)
+				printf("\t%s", r->dim[k]);
+			printf("\t%ld\t%s\t%s\n", r->repeat,
+			       r->status ? r->status : "-", pass ? "no" : "yes");
+		}
+		free(runs);
+	}
+	return 0;
+}
+
+static void run_checks(const struct agg_set *s, const struct check_list *l)
+{
+	struct agg_verdict *v;
+	size_t i, n;
+
+	printf("scenario\tcheck\twhere\tverdict\tleft\tleft_n\tleft_spread\top\tright\tright_n\tright_spread\tnote\n");
+	for (i = 0; i < l->n; i++) {
+		n = agg_eval_check(s, l->scenario[i], &l->v[i], &v);
+		if (n == (size_t)-1)
+			die_nomem();
+		agg_print_verdicts(stdout, l->scenario[i], &l->v[i], v, n);
+		free(v);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct agg_set s;
+	struct opts o;
+	struct check_list checks = { 0 };
+	struct agg_group *g = NULL;
+	struct agg_pair *p = NULL;
+	size_t ng, np, i;
+
+	memset(&o, 0, sizeof(o));
+	parse_args(argc, argv, &o);
+	load_checks(&o, &checks);
+	agg_init(&s);
+	if (o.scenario && o.cmd != CMD_CHECK && agg_only_scenario(&s, o.scenario) < 0)
+		die_nomem();
+	for (i = 0; i < checks.n; i++)
+		if (agg_want_metric(&s, checks.v[i].left.metric) < 0 ||
+		    (!checks.v[i].right.is_number &&
+		     agg_want_metric(&s, checks.v[i].right.metric) < 0))
+			die_nomem();
+	read_input(&s, &o);
+	if (agg_finish(&s) < 0)
+		die_nomem();
+
+	switch (o.cmd) {
+	case CMD_RUNS:
+		print_runs(&s);
+		break;
+	case CMD_CHECK:
+		run_checks(&s, &checks);
+		break;
+	case CMD_GROUPS:
+	case CMD_COMPARE:
+		ng = agg_groups(&s, &g);
+		if (ng == (size_t)-1)
+			die_nomem();
+		if (o.cmd == CMD_GROUPS) {
+			agg_print_groups(stdout, g, ng);
+			break;
+		}
+		np = agg_pairs(g, ng, (enum agg_dim)o.by, o.a, o.b, &p);
+		if (np == (size_t)-1)
+			die_nomem();
+		agg_print_pairs(stdout, p, np, (enum agg_dim)o.by);
+		break;
+	}
+	free(p);
+	free(g);
+	free(checks.v);
+	free(checks.scenario);
+	agg_free(&s);
+	if (ferror(stdout) | fflush(stdout)) {
+		fprintf(stderr, PROG ": error writing standard output\n");
+		return 1;
+	}
+	return 0;
+}

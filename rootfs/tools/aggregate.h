@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aggregate: statistics over the summary rows of a comparison matrix.
+ *
+ * A summary row (scripts/summarize-run.sh) is eight tab-separated fields:
+ *   run scenario fs profile mode repeat metric value
+ * The caller feeds rows into a set, calls agg_finish() once, then asks for
+ * groups (n, median, min, max, spread of a metric over the repeats of one
+ * scenario/fs/profile/mode), for comparisons of two groups, or evaluates the
+ * scenario files' "# Check:" lines.
+ *
+ * Rules:
+ *  - Malformed rows (wrong field count, empty field, bad repeat, line too
+ *    long, a run whose fields change between rows) are skipped and counted.
+ *  - A value that is not a finite number is text: run.status is kept as the
+ *    run's status, any other text value (knob.*=absent) is skipped and
+ *    counted apart from the malformed rows.
+ *  - A metric given twice for one run keeps its last value.
+ *  - Runs whose run.status is present and not "ok" are excluded from every
+ *    figure; agg_excluded() lists them.
+ *  - Missing task events: a run that has waits.events but no
+ *    waits.task.COMM.events had no wait of task COMM, so that metric is 0
+ *    for it (for every COMM seen in any run, or named by agg_want_metric()).
+ */
+#ifndef RECLAIMLAB_AGGREGATE_H
+#define RECLAIMLAB_AGGREGATE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Longer input lines are malformed. */
+#define AGG_LINE_MAX	4096
+/* Longer check texts are refused. */
+#define AGG_CHECK_MAX	512
+#define AGG_WORD_MAX	127
+
+/* The dimensions of a row, in output order. */
+enum agg_dim { AGG_SCENARIO, AGG_FS, AGG_PROFILE, AGG_MODE, AGG_NDIMS };
+extern const char *const agg_dim_names[AGG_NDIMS];
+
+enum agg_kind {
+	AGG_ROW,		/* a numeric value, kept */
+	AGG_TEXT,		/* a text value (run.status or skipped) */
+	AGG_IGNORED,		/* blank line or '#' comment */
+	AGG_MALFORMED,
+};
+
+struct agg_run {
+	const char *name;
+	const char *dim[AGG_NDIMS];
+	long repeat;
+	const char *status;	/* NULL if the rows had no run.status */
+	int excluded;
+	size_t first, last;	/* its rows: rows[first..last) after finish */
+};
+
+struct agg_row {
+	size_t run;		/* index into runs */
+	const char *metric;
+	double value;
+	size_t seq;		/* input order, for "last value wins" */
+};
+
+struct agg_strtab {
+	const char **v;
+	size_t n, cap;		/* cap is a power of two */
+};
+
+struct agg_set {
+	struct agg_strtab strings;	/* interned: equal strings, equal pointers */
+	struct agg_run *runs;
+	size_t nruns, runs_cap;
+	struct agg_row *rows;
+	size_t nrows, rows_cap;
+	const char **wanted;		/* metrics to fill by the missing rule */
+	size_t nwanted, wanted_cap;
+	const char *only_scenario;	/* rows of other scenarios are dropped */
+	size_t run_hint;		/* the run of the previous row */
+
+	unsigned long lines;		/* lines read */
+	unsigned long malformed;
+	unsigned long text;		/* non-numeric values other than run.status */
+	unsigned long duplicates;	/* metric given again for one run */
+	unsigned long filled;		/* rows added by the missing rule */
+	unsigned long other_scenario;	/* rows dropped by only_scenario */
+	char first_error[160];		/* why the first malformed row was */
+	unsigned long first_error_line;
+	int finished;
+};
+
+/* A metric over the runs of one scenario/fs/profile/mode. */
+struct agg_group {
+	const char *dim[AGG_NDIMS];
+	const char *metric;
+	size_t n;
+	double median, min, max, spread;
+};
+
+enum agg_sig { AGG_SIGNIFICANT, AGG_NOT_SIGNIFICANT, AGG_SINGLE_RUN };
+
+/* Two groups that differ only in one dimension. */
+struct agg_pair {
+	const struct agg_group *a, *b;
+	double diff;		/* a->median - b->median */
+	enum agg_sig sig;
+};
+
+enum agg_op { AGG_LT, AGG_LE, AGG_GT, AGG_GE, AGG_EQ, AGG_NE };
+
+/* One side of a check: a number, or a metric's median over selected runs. */
+struct agg_side {
+	int is_number;
+	double number;
+	char metric[AGG_WORD_MAX + 1];
+	char fs[AGG_WORD_MAX + 1];	/* "" = not selected */
+	char mode[AGG_WORD_MAX + 1];
+};
+
+struct agg_check {
+	struct agg_side left, right;
+	enum agg_op op;
+	char text[AGG_CHECK_MAX + 1];	/* as written, trimmed */
+};
+
+enum agg_verdict_kind { AGG_REPRODUCED, AGG_NOT_REPRODUCED, AGG_NOT_MEASURED };
+
+/* Values of one side in one cell; n = 0 when nothing was measured. */
+struct agg_value {
+	size_t n;
+	double median, spread;
+};
+
+/* One evaluation of a check: for one value of each free dimension. */
+struct agg_verdict {
+	char where[2 * AGG_WORD_MAX + 16];	/* "fs=ext4 mode=vanilla", or "all" */
+	enum agg_verdict_kind kind;
+	struct agg_value left, right;
+};
+
+void agg_init(struct agg_set *s);
+void agg_free(struct agg_set *s);
+/* Keep only rows of this scenario (before feeding); -1 if too long. */
+int agg_only_scenario(struct agg_set *s, const char *scenario);
+/* Fill this metric by the missing-task-events rule too (before finish). */
+int agg_want_metric(struct agg_set *s, const char *metric);
+
+/* Returns the line's kind, or -1 (errno ENOMEM). */
+int agg_feed_line(struct agg_set *s, const char *line);
+/* Every line of f; 0, or -1 with errno set (read error, ENOMEM). */
+int agg_feed_stream(struct agg_set *s, FILE *f);
+/* Dedupes, excludes runs not ok, applies the missing rule; -1 ENOMEM. */
+int agg_finish(struct agg_set *s);
+
+/* Runs not ok, in name order: *out is malloc'ed, or NULL if none. */
+size_t agg_excluded(const struct agg_set *s, const struct agg_run ***out);
+/* Runs included, in name order. */
+size_t agg_included(const struct agg_set *s, const struct agg_run ***out);
+
+/*
+ * Groups sorted by scenario, fs, profile, mode, metric: *out is malloc'ed.
+ * Returns the count, or (size_t)-1 on ENOMEM.
+ */
+size_t agg_groups(const struct agg_set *s, struct agg_group **out);
+
+/* Median of v[0..n) (sorts v); NAN for n = 0. */
+double agg_median(double *v, size_t n);
+
+/*
+ * Difference of medians and whether it is significant: not significant when
+ * the difference is 0 or smaller than the spread of either group; a single
+ * run on both sides says nothing about the spread ("single run").
+ */
+enum agg_sig agg_significance(const struct agg_group *a,
+			      const struct agg_group *b, double *diff);
+const char *agg_sig_name(enum agg_sig sig);
+
+/*
+ * Pairs of groups of dimension dim with value va and vb, equal in every
+ * other dimension and in metric; *out is malloc'ed.  (size_t)-1 on ENOMEM.
+ */
+size_t agg_pairs(const struct agg_group *g, size_t ng, enum agg_dim dim,
+		 const char *va, const char *vb, struct agg_pair **out);
+
+/* "fs" -> AGG_FS etc.; -1 if unknown. */
+int agg_dim_from_name(const char *name);
+
+/*
+ * Parses "METRIC [sel...] OP (NUMBER | [METRIC] [sel...])" with sel one of
+ * fs=X mode=Y and OP one of < <= > >= == !=.  Returns 0, or -1 with a
+ * message naming what is wrong and what is valid in err.
+ */
+int agg_parse_check(const char *text, struct agg_check *c, char *err,
+		    size_t errlen);
+const char *agg_op_name(enum agg_op op);
+int agg_op_holds(enum agg_op op, double l, double r);
+
+/*
+ * Reads the "# Check: ..." header lines of a scenario file.  *out is
+ * malloc'ed (NULL if none).  Returns the count, or (size_t)-1 with errno
+ * EINVAL and a message "line N: ..." in err for a bad check, or ENOMEM.
+ */
+size_t agg_read_checks(FILE *f, struct agg_check **out, char *err,
+		       size_t errlen);
+
+/*
+ * Evaluates a check over the included runs of a scenario: once for every
+ * combination of the values of the dimensions fs and mode that neither side
+ * names, as the scenario's runs (excluded ones too) have them; a side
+ * without any included run that has its metric is "not measured".  *out is
+ * malloc'ed.
+ * Returns the count, or (size_t)-1 on ENOMEM.
+ */
+size_t agg_eval_check(const struct agg_set *s, const char *scenario,
+		      const struct agg_check *c, struct agg_verdict **out);
+const char *agg_verdict_name(enum agg_verdict_kind k);
+
+/* Numbers as the TSV outputs print them: integers whole, others %.6g. */
+void agg_format(char *buf, size_t size, double v);
+
+void agg_print_groups(FILE *f, const struct agg_group *g, size_t n);
+void agg_print_pairs(FILE *f, const struct agg_pair *p, size_t n,
+		     enum agg_dim dim);
+void agg_print_verdicts(FILE *f, const char *scenario,
+			const struct agg_check *c,
+			const struct agg_verdict *v, size_t n);
+
+#endif

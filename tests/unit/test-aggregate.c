@@ -1,0 +1,750 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of rootfs/tools/aggregate.c on inline rows and on the fixtures
+ * in tests/fixtures/aggregate/ (found through $RL_FIXTURES):
+ *
+ *   fs-completion.tsv  full_timeout_share of ext4/xfs (3 runs per mode),
+ *                      vfat (1 run per mode) and a failed btrfs run:
+ *                        ext4 patched 0.1 0.3 0.2     vanilla 0.25 0.2 0.3
+ *                        xfs  patched 0.8 0.9 0.85    vanilla 0.6 0.62 0.61
+ *                        vfat patched 0.4             vanilla 0.5
+ *                        btrfs vanilla 0.99 (status failed)
+ *   memcg-dd.tsv       oom_kills: ext4 patched 0 0, vanilla 2 1;
+ *                      xfs patched 1, vanilla 0
+ *   usb-responsiveness.tsv  reader waits: ext4 patched none (waits.events
+ *                      5), ext4 vanilla 2, xfs vanilla no trace at all
+ *   malformed.tsv      good rows among every kind of bad one
+ *   checks.scn, bad-check.scn  "# Check:" header lines
+ */
+#include "check.h"
+#include "aggregate.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static FILE *open_fixture(const char *name)
+{
+	const char *dir = getenv("RL_FIXTURES");
+	char path[4096];
+	FILE *f;
+
+	if (!dir) {
+		fprintf(stderr, "  RL_FIXTURES is not set\n");
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		fprintf(stderr, "  cannot open %s\n", path);
+	return f;
+}
+
+/* A fresh set fed with fixture aggregate/NAME and finished. */
+static int load(struct agg_set *s, const char *name)
+{
+	char path[256];
+	FILE *f;
+	int rc;
+
+	agg_init(s);
+	snprintf(path, sizeof(path), "aggregate/%s", name);
+	f = open_fixture(path);
+	if (!f)
+		return -1;
+	rc = agg_feed_stream(s, f);
+	fclose(f);
+	if (agg_finish(s) < 0)
+		rc = -1;
+	return rc;
+}
+
+static const struct agg_group *group(const struct agg_group *g, size_t n,
+				     const char *fs, const char *mode,
+				     const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(g[i].dim[AGG_FS], fs) &&
+		    !strcmp(g[i].dim[AGG_MODE], mode) &&
+		    !strcmp(g[i].metric, metric))
+			return &g[i];
+	return NULL;
+}
+
+/* The verdict of a check in cell where, evaluated on set s. */
+static const struct agg_verdict *verdict(const struct agg_verdict *v,
+					 size_t n, const char *where)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].where, where))
+			return &v[i];
+	return NULL;
+}
+
+/* Parses text (must succeed) and evaluates it over scenario. */
+static size_t eval(const struct agg_set *s, const char *scenario,
+		   const char *text, struct agg_check *c,
+		   struct agg_verdict **v)
+{
+	char err[256];
+
+	*v = NULL;
+	if (agg_parse_check(text, c, err, sizeof(err)) < 0) {
+		fprintf(stderr, "  cannot parse '%s': %s\n", text, err);
+		return 0;
+	}
+	return agg_eval_check(s, scenario, c, v);
+}
+
+#define FTS "waits.task.rl-dd.full_timeout_share"
+
+/* ------------------------------------------------------------------ */
+
+static void test_median(void)
+{
+	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
+	double same[] = { 2, 2, 2, 2 };
+
+	CHECK_NEAR(agg_median(odd, 3), 3, 1e-12);
+	CHECK_NEAR(odd[0], 1, 0);		/* sorted in place */
+	CHECK_NEAR(agg_median(even, 4), 2.5, 1e-12);
+	CHECK_NEAR(agg_median(one, 1), 7, 0);
+	CHECK_NEAR(agg_median(same, 4), 2, 0);
+	CHECK(isnan(agg_median(one, 0)));
+}
+
+static void test_feed_line_kinds(void)
+{
+	struct agg_set s;
+
+	agg_init(&s);
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\tm\t1.5\n"),
+		     AGG_ROW);
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\trun.status\tok"),
+		     AGG_TEXT);
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\tknob.x\tabsent"),
+		     AGG_TEXT);
+	CHECK_EQ_INT(agg_feed_line(&s, "# comment"), AGG_IGNORED);
+	CHECK_EQ_INT(agg_feed_line(&s, "\n"), AGG_IGNORED);
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4"), AGG_MALFORMED);
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t-1\tm\t1"),
+		     AGG_MALFORMED);
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\tm\t"),
+		     AGG_MALFORMED);
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\tm\t1\t"),
+		     AGG_MALFORMED);
+	CHECK_EQ_INT(s.malformed, 4);
+	CHECK_EQ_INT(s.text, 1);		/* run.status is not counted */
+	CHECK_EQ_INT(s.nrows, 1);
+	CHECK_EQ_INT(s.nruns, 1);
+	CHECK_STR(s.runs[0].status, "ok");
+	CHECK_EQ_INT(s.runs[0].repeat, 1);
+	CHECK_STR(s.first_error, "not 8 tab-separated fields");
+	CHECK_EQ_INT(s.first_error_line, 6);
+	agg_free(&s);
+}
+
+static void test_malformed_fixture(void)
+{
+	struct agg_set s;
+	struct agg_group *g;
+	const struct agg_group *a;
+	size_t n;
+
+	CHECK_EQ_INT(load(&s, "malformed.tsv"), 0);
+	CHECK_EQ_INT(s.lines, 17);
+	CHECK_EQ_INT(s.malformed, 7);
+	CHECK_EQ_INT(s.text, 4);
+	CHECK_EQ_INT(s.duplicates, 1);
+	CHECK_STR(s.first_error, "not 8 tab-separated fields");
+	CHECK_EQ_INT(s.first_error_line, 5);
+	CHECK_EQ_INT(s.nruns, 2);
+	n = agg_groups(&s, &g);
+	CHECK_EQ_INT(n, 2);			/* a and b */
+	a = group(g, n, "ext4", "vanilla", "a");
+	CHECK(a != NULL);
+	if (a) {
+		/* r1's later a=3 replaced a=1; r2 has a=5 */
+		CHECK_EQ_INT(a->n, 2);
+		CHECK_NEAR(a->median, 4, 1e-12);
+		CHECK_NEAR(a->min, 3, 0);
+		CHECK_NEAR(a->max, 5, 0);
+	}
+	a = group(g, n, "ext4", "vanilla", "b");
+	CHECK(a && a->n == 1 && a->median == 2);	/* the CRLF row */
+	free(g);
+	agg_free(&s);
+}
+
+static void test_long_line_is_malformed(void)
+{
+	struct agg_set s;
+	char *line = malloc(AGG_LINE_MAX + 100);
+	FILE *f;
+
+	agg_init(&s);
+	CHECK(line != NULL);
+	if (!line)
+		return;
+	memset(line, 'x', AGG_LINE_MAX + 98);
+	memcpy(line, "r\ts\tf\tp\tm\t1\tmetric\t", 19);
+	line[AGG_LINE_MAX + 98] = '\n';
+	line[AGG_LINE_MAX + 99] = '\0';
+	CHECK_EQ_INT(agg_feed_line(&s, line), AGG_MALFORMED);
+	f = fmemopen(line, strlen(line), "r");
+	CHECK(f != NULL);
+	if (f) {
+		CHECK_EQ_INT(agg_feed_stream(&s, f), 0);
+		fclose(f);
+	}
+	CHECK_EQ_INT(s.malformed, 2);
+	CHECK_STR(s.first_error, "line too long");
+	CHECK_EQ_INT(s.nrows, 0);
+	free(line);
+	agg_free(&s);
+}
+
+static void test_groups_statistics(void)
+{
+	struct agg_set s;
+	struct agg_group *g;
+	const struct agg_group *x;
+	size_t n, i;
+
+	CHECK_EQ_INT(load(&s, "fs-completion.tsv"), 0);
+	CHECK_EQ_INT(s.malformed, 0);
+	CHECK_EQ_INT(s.text, 14);		/* the knob rows */
+	n = agg_groups(&s, &g);
+	/* 3 fs x 2 modes x 4 metrics; the failed btrfs run is left out */
+	CHECK_EQ_INT(n, 24);
+	x = group(g, n, "ext4", "patched", FTS);
+	CHECK(x != NULL);
+	if (x) {
+		CHECK_EQ_INT(x->n, 3);
+		CHECK_NEAR(x->median, 0.2, 1e-12);
+		CHECK_NEAR(x->min, 0.1, 1e-12);
+		CHECK_NEAR(x->max, 0.3, 1e-12);
+		CHECK_NEAR(x->spread, 0.2, 1e-12);
+		CHECK_STR(x->dim[AGG_SCENARIO], "fs-completion");
+		CHECK_STR(x->dim[AGG_PROFILE], "hdd");
+	}
+	x = group(g, n, "vfat", "vanilla", FTS);
+	CHECK(x && x->n == 1 && x->spread == 0 && x->median == 0.5);
+	CHECK(group(g, n, "btrfs", "vanilla", FTS) == NULL);
+	/* sorted by fs, mode, metric */
+	for (i = 1; i < n; i++) {
+		int c = strcmp(g[i - 1].dim[AGG_FS], g[i].dim[AGG_FS]);
+
+		if (!c)
+			c = strcmp(g[i - 1].dim[AGG_MODE], g[i].dim[AGG_MODE]);
+		if (!c)
+			c = strcmp(g[i - 1].metric, g[i].metric);
+		CHECK(c < 0);
+	}
+	CHECK_STR(g[0].dim[AGG_FS], "ext4");
+	CHECK_STR(g[0].dim[AGG_MODE], "patched");
+	free(g);
+	agg_free(&s);
+}
+
+static void test_excluded_runs(void)
+{
+	struct agg_set s;
+	const struct agg_run **runs;
+	size_t n;
+
+	CHECK_EQ_INT(load(&s, "fs-completion.tsv"), 0);
+	n = agg_excluded(&s, &runs);
+	CHECK_EQ_INT(n, 1);
+	if (n == 1) {
+		CHECK_STR(runs[0]->name, "fs-completion.btrfs.vanilla.r1");
+		CHECK_STR(runs[0]->status, "failed");
+	}
+	free(runs);
+	n = agg_included(&s, &runs);
+	CHECK_EQ_INT(n, 14);
+	if (n == 14) {	/* in name order */
+		CHECK_STR(runs[0]->name, "fs-completion.ext4.patched.r1");
+		CHECK_STR(runs[13]->name, "fs-completion.xfs.vanilla.r3");
+	}
+	free(runs);
+	agg_free(&s);
+}
+
+static void test_significance(void)
+{
+	struct agg_group a = { .n = 3, .median = 10, .spread = 2 };
+	struct agg_group b = { .n = 3, .median = 7, .spread = 1 };
+	double d;
+
+	CHECK_EQ_INT(agg_significance(&a, &b, &d), AGG_SIGNIFICANT);
+	CHECK_NEAR(d, 3, 1e-12);
+	b.spread = 4;		/* difference inside b's spread */
+	CHECK_EQ_INT(agg_significance(&a, &b, &d), AGG_NOT_SIGNIFICANT);
+	CHECK_EQ_INT(agg_significance(&b, &a, &d), AGG_NOT_SIGNIFICANT);
+	CHECK_NEAR(d, -3, 1e-12);
+	b.spread = 3;		/* equal to the spread: not smaller */
+	CHECK_EQ_INT(agg_significance(&a, &b, NULL), AGG_SIGNIFICANT);
+	b.median = 10;		/* no difference at all */
+	b.spread = 0;
+	a.spread = 0;
+	CHECK_EQ_INT(agg_significance(&a, &b, &d), AGG_NOT_SIGNIFICANT);
+	a.n = b.n = 1;		/* nothing known of the spread */
+	b.median = 1;
+	CHECK_EQ_INT(agg_significance(&a, &b, &d), AGG_SINGLE_RUN);
+	b.n = 2;		/* one side has repeats: judged */
+	CHECK_EQ_INT(agg_significance(&a, &b, &d), AGG_SIGNIFICANT);
+	CHECK_STR(agg_sig_name(AGG_SIGNIFICANT), "significant");
+	CHECK_STR(agg_sig_name(AGG_NOT_SIGNIFICANT), "n.s.");
+	CHECK_STR(agg_sig_name(AGG_SINGLE_RUN), "single run");
+}
+
+static void test_pairs_by_mode(void)
+{
+	struct agg_set s;
+	struct agg_group *g;
+	struct agg_pair *p;
+	size_t ng, np, i, seen = 0;
+
+	CHECK_EQ_INT(load(&s, "fs-completion.tsv"), 0);
+	ng = agg_groups(&s, &g);
+	np = agg_pairs(g, ng, AGG_MODE, "patched", "vanilla", &p);
+	CHECK_EQ_INT(np, 12);		/* 3 fs x 4 metrics */
+	for (i = 0; i < np; i++) {
+		CHECK_STR(p[i].a->dim[AGG_MODE], "patched");
+		CHECK_STR(p[i].b->dim[AGG_MODE], "vanilla");
+		CHECK(p[i].a->dim[AGG_FS] == p[i].b->dim[AGG_FS]);
+		CHECK(p[i].a->metric == p[i].b->metric);
+		if (strcmp(p[i].a->metric, FTS))
+			continue;
+		seen++;
+		if (!strcmp(p[i].a->dim[AGG_FS], "ext4")) {
+			CHECK_NEAR(p[i].diff, -0.05, 1e-12);
+			CHECK_EQ_INT(p[i].sig, AGG_NOT_SIGNIFICANT);
+		} else if (!strcmp(p[i].a->dim[AGG_FS], "xfs")) {
+			CHECK_NEAR(p[i].diff, 0.24, 1e-12);
+			CHECK_EQ_INT(p[i].sig, AGG_SIGNIFICANT);
+		} else {
+			CHECK_EQ_INT(p[i].sig, AGG_SINGLE_RUN);
+		}
+	}
+	CHECK_EQ_INT(seen, 3);
+	free(p);
+	/* by fs: xfs vs ext4 of the same mode */
+	np = agg_pairs(g, ng, AGG_FS, "xfs", "ext4", &p);
+	CHECK_EQ_INT(np, 8);
+	free(p);
+	/* a value nobody has: no pairs */
+	np = agg_pairs(g, ng, AGG_MODE, "patched", "noplug", &p);
+	CHECK_EQ_INT(np, 0);
+	free(p);
+	free(g);
+	agg_free(&s);
+}
+
+static void test_parse_check_forms(void)
+{
+	struct agg_check c;
+	char err[256];
+
+	CHECK_EQ_INT(agg_parse_check("  " FTS " fs=xfs > fs=ext4 \n", &c, err,
+				     sizeof(err)), 0);
+	CHECK_STR(c.text, FTS " fs=xfs > fs=ext4");
+	CHECK_STR(c.left.metric, FTS);
+	CHECK_STR(c.left.fs, "xfs");
+	CHECK_STR(c.left.mode, "");
+	CHECK_EQ_INT(c.op, AGG_GT);
+	CHECK(!c.right.is_number);
+	CHECK_STR(c.right.metric, FTS);		/* the left metric again */
+	CHECK_STR(c.right.fs, "ext4");
+
+	CHECK_EQ_INT(agg_parse_check("workload.oom_kills mode=patched == 0", &c,
+				     err, sizeof(err)), 0);
+	CHECK_STR(c.left.mode, "patched");
+	CHECK_EQ_INT(c.op, AGG_EQ);
+	CHECK(c.right.is_number && c.right.number == 0);
+
+	CHECK_EQ_INT(agg_parse_check("a fs=x mode=y <= b mode=z fs=w", &c, err,
+				     sizeof(err)), 0);
+	CHECK_EQ_INT(c.op, AGG_LE);
+	CHECK_STR(c.right.metric, "b");
+	CHECK_STR(c.right.mode, "z");
+	CHECK_STR(c.right.fs, "w");
+
+	CHECK_EQ_INT(agg_parse_check("a != -2.5e3", &c, err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.op, AGG_NE);
+	CHECK_NEAR(c.right.number, -2500, 0);
+	CHECK_EQ_INT(agg_parse_check("a < b", &c, err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.op, AGG_LT);
+	CHECK_EQ_INT(agg_parse_check("a >= 1", &c, err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.op, AGG_GE);
+	CHECK(agg_op_holds(AGG_GE, 1, 1) && !agg_op_holds(AGG_GT, 1, 1));
+	CHECK(agg_op_holds(AGG_NE, 1, 2) && !agg_op_holds(AGG_EQ, 1, 2));
+	CHECK(agg_op_holds(AGG_LE, 1, 2) && !agg_op_holds(AGG_LT, 2, 2));
+}
+
+/* err must mention what is wrong and what is valid. */
+#define CHECK_BAD(text, wrong, valid)					\
+	do {								\
+		char err_[256] = "";					\
+		struct agg_check c_;					\
+		CHECK_EQ_INT(agg_parse_check(text, &c_, err_,		\
+					     sizeof(err_)), -1);	\
+		CHECK(strstr(err_, wrong) != NULL);			\
+		CHECK(strstr(err_, valid) != NULL);			\
+		if (!strstr(err_, wrong) || !strstr(err_, valid))	\
+			fprintf(stderr, "  message: %s\n", err_);	\
+	} while (0)
+
+static void test_parse_check_errors(void)
+{
+	CHECK_BAD("", "empty", "valid");
+	CHECK_BAD("a fs=ext4", "no operator", "< <= > >= == !=");
+	CHECK_BAD("a fs=ext4 0", "expected an operator, got '0'", "== !=");
+	CHECK_BAD("a >", "nothing after the operator", "NUMBER");
+	CHECK_BAD("a > 1 2", "extra word '2'", "NUMBER alone");
+	CHECK_BAD("a > b > c", "second operator", "one operator");
+	CHECK_BAD("a dev=ubda > 1", "unknown selector 'dev=ubda'", "fs=X mode=Y");
+	CHECK_BAD("a fs= > 1", "bad selector 'fs='", "fs=X mode=Y");
+	CHECK_BAD("a fs=x fs=y > 1", "repeats a dimension", "once per side");
+	CHECK_BAD("> 1", "not a metric", "METRIC");
+	CHECK_BAD("5 > 1", "not a metric", "METRIC");
+	CHECK_BAD("a > b c", "expected a selector, got 'c'", "fs=X mode=Y");
+	CHECK_BAD("a=>1", "not a metric", "METRIC");
+}
+
+static void test_read_checks_header_only(void)
+{
+	struct agg_check *c;
+	char err[256] = "";
+	FILE *f = open_fixture("aggregate/checks.scn");
+	size_t n;
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	n = agg_read_checks(f, &c, err, sizeof(err));
+	fclose(f);
+	CHECK_EQ_INT(n, 3);	/* the one after the code is not read */
+	if (n == 3) {
+		CHECK_STR(c[0].text, FTS " fs=xfs > fs=ext4");
+		CHECK_STR(c[1].left.mode, "patched");
+		CHECK_STR(c[2].left.metric, "waits.task.rl-reader.events");
+	}
+	free(c);
+
+	f = open_fixture("aggregate/bad-check.scn");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	n = agg_read_checks(f, &c, err, sizeof(err));
+	fclose(f);
+	CHECK(n == (size_t)-1);
+	CHECK_EQ_INT(errno, EINVAL);
+	CHECK(strstr(err, "line 3: expected an operator") != NULL);
+	CHECK(c == NULL);
+}
+
+/* Every check of the project's scenario files parses. */
+static void test_project_scenarios_parse(void)
+{
+	static const char *const names[] = {
+		"fs-completion", "memcg-dd", "usb-responsiveness",
+	};
+	static const size_t want[] = { 4, 2, 1 };
+	struct agg_check *c;
+	char path[256], err[256] = "";
+	size_t i, n;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "../../rootfs/scenarios/%s.scn",
+			 names[i]);
+		f = open_fixture(path);
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		n = agg_read_checks(f, &c, err, sizeof(err));
+		fclose(f);
+		if (n == (size_t)-1)
+			fprintf(stderr, "  %s: %s\n", names[i], err);
+		CHECK_EQ_INT(n, want[i]);
+		free(c);
+	}
+}
+
+static void test_eval_fs_on_both_sides(void)
+{
+	struct agg_set s;
+	struct agg_check c;
+	struct agg_verdict *v;
+	const struct agg_verdict *x;
+	size_t n;
+
+	CHECK_EQ_INT(load(&s, "fs-completion.tsv"), 0);
+	/* fs named on both sides: once per mode */
+	n = eval(&s, "fs-completion", FTS " fs=xfs > fs=ext4", &c, &v);
+	CHECK_EQ_INT(n, 2);
+	x = verdict(v, n, "mode=patched");
+	CHECK(x != NULL);
+	if (x) {
+		CHECK_EQ_INT(x->kind, AGG_REPRODUCED);
+		CHECK_NEAR(x->left.median, 0.85, 1e-12);
+		CHECK_EQ_INT(x->left.n, 3);
+		CHECK_NEAR(x->left.spread, 0.1, 1e-12);
+		CHECK_NEAR(x->right.median, 0.2, 1e-12);
+	}
+	x = verdict(v, n, "mode=vanilla");
+	CHECK(x && x->kind == AGG_REPRODUCED);
+	free(v);
+
+	/* the only btrfs run failed: not measured, never a verdict */
+	n = eval(&s, "fs-completion", FTS " fs=xfs > fs=btrfs", &c, &v);
+	CHECK_EQ_INT(n, 2);
+	x = verdict(v, n, "mode=vanilla");
+	CHECK(x && x->kind == AGG_NOT_MEASURED && x->right.n == 0 &&
+	      x->left.n == 3);
+	free(v);
+
+	/* mode named: once per fs; ext4's patched median is below vanilla's */
+	n = eval(&s, "fs-completion", FTS " mode=patched > mode=vanilla", &c, &v);
+	CHECK_EQ_INT(n, 4);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED);
+	x = verdict(v, n, "fs=xfs");
+	CHECK(x && x->kind == AGG_REPRODUCED);
+	/* btrfs ran, and failed: listed, not measured */
+	x = verdict(v, n, "fs=btrfs");
+	CHECK(x && x->kind == AGG_NOT_MEASURED);
+	if (x)
+		CHECK(x->left.n == 0 && x->right.n == 0);
+	free(v);
+
+	/* nothing named: every fs x mode that ran (no btrfs patched) */
+	n = eval(&s, "fs-completion", FTS " < 0.5", &c, &v);
+	CHECK_EQ_INT(n, 7);
+	CHECK(verdict(v, n, "fs=btrfs mode=patched") == NULL);
+	x = verdict(v, n, "fs=btrfs mode=vanilla");
+	CHECK(x && x->kind == AGG_NOT_MEASURED);
+	x = verdict(v, n, "fs=vfat mode=patched");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 1);
+	x = verdict(v, n, "fs=vfat mode=vanilla");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED);
+	free(v);
+
+	/* everything named: once; another metric on the right */
+	n = eval(&s, "fs-completion",
+		 "waits.p50_usec fs=xfs mode=patched > " FTS " fs=ext4 mode=vanilla",
+		 &c, &v);
+	CHECK_EQ_INT(n, 1);
+	x = verdict(v, n, "all");
+	CHECK(x && x->kind == AGG_REPRODUCED);
+	if (x) {
+		CHECK_NEAR(x->left.median, 2000, 0);
+		CHECK_NEAR(x->right.median, 0.25, 1e-12);
+	}
+	free(v);
+	agg_free(&s);
+}
+
+static void test_eval_number_per_fs(void)
+{
+	struct agg_set s;
+	struct agg_check c;
+	struct agg_verdict *v;
+	const struct agg_verdict *x;
+	size_t n;
+
+	CHECK_EQ_INT(load(&s, "memcg-dd.tsv"), 0);
+	n = eval(&s, "memcg-dd", "workload.oom_kills mode=patched == 0", &c, &v);
+	CHECK_EQ_INT(n, 2);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 2);
+	x = verdict(v, n, "fs=xfs");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->left.median == 1);
+	free(v);
+	n = eval(&s, "memcg-dd", "workload.oom_kills mode=vanilla > 0", &c, &v);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->left.median == 1.5);
+	x = verdict(v, n, "fs=xfs");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED);
+	free(v);
+	/* a metric no run has */
+	n = eval(&s, "memcg-dd", "workload.nothing > 0", &c, &v);
+	CHECK_EQ_INT(n, 4);
+	CHECK(n && v[0].kind == AGG_NOT_MEASURED);
+	free(v);
+	/* a scenario with no run */
+	n = eval(&s, "fs-completion", "workload.oom_kills == 0", &c, &v);
+	CHECK_EQ_INT(n, 1);
+	CHECK(n == 1 && v[0].kind == AGG_NOT_MEASURED &&
+	      !strcmp(v[0].where, "no runs"));
+	free(v);
+	agg_free(&s);
+}
+
+static void test_missing_task_events_rule(void)
+{
+	struct agg_set s;
+	struct agg_check c;
+	struct agg_verdict *v;
+	const struct agg_verdict *x;
+	struct agg_group *g;
+	const struct agg_group *gr;
+	size_t n;
+
+	CHECK_EQ_INT(load(&s, "usb-responsiveness.tsv"), 0);
+	n = eval(&s, "usb-responsiveness", "waits.task.rl-reader.events == 0",
+		 &c, &v);
+	CHECK_EQ_INT(n, 3);
+	/* no reader row but a trace: the reader had 0 waits */
+	x = verdict(v, n, "fs=ext4 mode=patched");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 1 &&
+	      x->left.median == 0);
+	x = verdict(v, n, "fs=ext4 mode=vanilla");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->left.median == 2);
+	/* no trace at all: not measured */
+	x = verdict(v, n, "fs=xfs mode=vanilla");
+	CHECK(x && x->kind == AGG_NOT_MEASURED);
+	free(v);
+	/* the rule is for events only */
+	n = eval(&s, "usb-responsiveness", "waits.task.rl-reader.p50_usec == 0",
+		 &c, &v);
+	x = verdict(v, n, "fs=ext4 mode=patched");
+	CHECK(x && x->kind == AGG_NOT_MEASURED);
+	free(v);
+	/* groups: seen task metrics were filled at finish */
+	CHECK_EQ_INT(s.filled, 1);
+	n = agg_groups(&s, &g);
+	gr = group(g, n, "ext4", "patched", "waits.task.rl-reader.events");
+	CHECK(gr && gr->n == 1 && gr->median == 0);
+	CHECK(group(g, n, "xfs", "vanilla", "waits.task.rl-reader.events") == NULL);
+	free(g);
+	agg_free(&s);
+}
+
+static void test_want_metric_fills_unseen_task(void)
+{
+	struct agg_set s;
+	struct agg_group *g;
+	const struct agg_group *gr;
+	FILE *f;
+	size_t n;
+
+	agg_init(&s);
+	CHECK_EQ_INT(agg_want_metric(&s, "waits.task.rl-nobody.events"), 0);
+	CHECK_EQ_INT(agg_want_metric(&s, "waits.p50_usec"), 0);	/* no rule */
+	f = open_fixture("aggregate/usb-responsiveness.tsv");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK_EQ_INT(agg_feed_stream(&s, f), 0);
+	fclose(f);
+	CHECK_EQ_INT(agg_finish(&s), 0);
+	CHECK_EQ_INT(s.filled, 3);	/* rl-reader once, rl-nobody twice */
+	n = agg_groups(&s, &g);
+	gr = group(g, n, "ext4", "vanilla", "waits.task.rl-nobody.events");
+	CHECK(gr && gr->n == 1 && gr->median == 0);
+	CHECK(group(g, n, "ext4", "vanilla", "waits.p50_usec") == NULL);
+	free(g);
+	agg_free(&s);
+}
+
+static void test_only_scenario(void)
+{
+	struct agg_set s;
+	FILE *f;
+
+	agg_init(&s);
+	CHECK_EQ_INT(agg_only_scenario(&s, "memcg-dd"), 0);
+	f = open_fixture("aggregate/fs-completion.tsv");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK_EQ_INT(agg_feed_stream(&s, f), 0);
+	fclose(f);
+	CHECK_EQ_INT(agg_feed_line(&s, "r\tmemcg-dd\text4\thdd\tpatched\t1\tm\t1"),
+		     AGG_ROW);
+	CHECK_EQ_INT(agg_finish(&s), 0);
+	CHECK_EQ_INT(s.other_scenario, 87);
+	CHECK_EQ_INT(s.nruns, 1);
+	CHECK_EQ_INT(s.nrows, 1);
+	CHECK_EQ_INT(agg_only_scenario(&s, ""), -1);
+	agg_free(&s);
+}
+
+static void test_format_and_print(void)
+{
+	char buf[32], *out = NULL;
+	size_t len = 0;
+	struct agg_set s;
+	struct agg_group *g;
+	struct agg_check c;
+	struct agg_verdict *v;
+	size_t n;
+	FILE *f;
+
+	agg_format(buf, sizeof(buf), 134217728);
+	CHECK_STR(buf, "134217728");
+	agg_format(buf, sizeof(buf), 0.2667);
+	CHECK_STR(buf, "0.2667");
+	agg_format(buf, sizeof(buf), 733.085);
+	CHECK_STR(buf, "733.085");
+	agg_format(buf, sizeof(buf), 123456.78);
+	CHECK_STR(buf, "123456.8");
+	agg_format(buf, sizeof(buf), -0.0);
+	CHECK_STR(buf, "0");
+	agg_format(buf, sizeof(buf), NAN);
+	CHECK_STR(buf, "-");
+
+	CHECK_EQ_INT(load(&s, "memcg-dd.tsv"), 0);
+	f = open_memstream(&out, &len);
+	CHECK(f != NULL);
+	if (!f) {
+		agg_free(&s);
+		return;
+	}
+	n = agg_groups(&s, &g);
+	CHECK_EQ_INT(n, 8);
+	agg_print_groups(f, g, 1);
+	n = eval(&s, "memcg-dd", "workload.oom_kills mode=vanilla > 0", &c, &v);
+	CHECK_EQ_INT(n, 2);
+	agg_print_verdicts(f, "memcg-dd", &c, v, 1);
+	fclose(f);
+	CHECK_STR(out,
+		  "scenario\tfs\tprofile\tmode\tmetric\tn\tmedian\tmin\tmax\tspread\n"
+		  "memcg-dd\text4\thdd\tpatched\ttool.v1-writer1.mbps\t2\t41.5\t41\t42\t1\n"
+		  "memcg-dd\tworkload.oom_kills mode=vanilla > 0\tfs=ext4\treproduced\t1.5\t2\t1\t>\t0\t-\t-\t-\n");
+	free(out);
+	free(v);
+	free(g);
+	agg_free(&s);
+}
+
+int main(void)
+{
+	RUN(test_median);
+	RUN(test_feed_line_kinds);
+	RUN(test_malformed_fixture);
+	RUN(test_long_line_is_malformed);
+	RUN(test_groups_statistics);
+	RUN(test_excluded_runs);
+	RUN(test_significance);
+	RUN(test_pairs_by_mode);
+	RUN(test_parse_check_forms);
+	RUN(test_parse_check_errors);
+	RUN(test_read_checks_header_only);
+	RUN(test_project_scenarios_parse);
+	RUN(test_eval_fs_on_both_sides);
+	RUN(test_eval_number_per_fs);
+	RUN(test_missing_task_events_rule);
+	RUN(test_want_metric_fills_unseen_task);
+	RUN(test_only_scenario);
+	RUN(test_format_and_print);
+	return check_summary();
+}
