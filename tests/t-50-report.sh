@@ -1,0 +1,180 @@
+# shellcheck shell=bash
+# The report pass: scripts/report.sh on the small real matrix in
+# tests/fixtures/report/matrix (see its README), and rl-aggregate on the
+# host under valgrind.
+
+REPORT_FIXTURE=$RL_TOP/tests/fixtures/report/matrix
+
+# report_copy NAME: a fresh copy of the fixture matrix; prints its path
+report_copy() {
+	local m=$TEST_TMP/$1
+	rm -rf "$m"
+	cp -r "$REPORT_FIXTURE" "$m"
+	echo "$m"
+}
+
+# expect_line FILE TEXT: FILE has a line that is exactly TEXT
+expect_line() {
+	grep -qxF -- "$2" "$1" || fail "$1 lacks the line: $2"
+}
+
+# expect_no FILE TEXT: no line of FILE contains TEXT
+expect_no() {
+	! grep -qF -- "$2" "$1" || fail "$1 should not contain: $2 ($(grep -F -- "$2" "$1" | head -2))"
+}
+
+# shellcheck disable=SC2016 # the backquotes are markdown
+t_report_tables_checks_plots() {
+	local m r plots
+	m=$(report_copy tables)
+	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed on the fixture"
+	r=$m/report.md
+	cat "$r"
+	# header
+	expect_line "$r" "- Kernel: 6.12.117-reclaimlab"
+	expect_line "$r" "- Runs: 19 (16 ok, 2 failed, 1 hung)"
+	expect_match "$r" "^- Runs started: 2026-11-30T20:22:42\+00:00 to 2026-11-30T20:34:27\+00:00$"
+	expect_match "$r" "^- Matrix: scenarios fs-completion memcg-dd usb-responsiveness; filesystems ext4 xfs vfat btrfs; modes patched vanilla; repeat 2;.*--set WRITE_SIZE=64M$"
+	# no knob exists yet: said plainly
+	expect_match "$r" '^> \*\*Every knob is absent\*\*.*\*\*patched == vanilla\*\*'
+	expect_match "$r" '^- patched: vm.pageout_work=absent, vm.reclaim_wait_dirty=absent, vm.reclaim_plug=absent — \*\*all absent'
+	# a scenario's header text, setup and parameters
+	expect_line "$r" "## fs-completion: how each filesystem completes IO under page reclaim"
+	expect_match "$r" '^\*\*Thread.s figures:\*\* 2012 linux-mm: ext4 and btrfs complete IO fluently'
+	expect_line "$r" "**Parameters:** MEMCG_VERSION=v1, MEMCG_LIMIT=48M, WRITE_SIZE=64M (--set), BS=64k"
+	expect_match "$r" '^\*\*Setup:\*\* guest memory 1G, timeout 600 s; device profile \*\*hdd\*\* \(rbw=95000 wbw=95000 seek=8000'
+	expect_match "$r" 'device profile \*\*usb-stick\*\*'
+	# verdict lines, with the numbers used
+	expect_line "$r" '| not reproduced | `waits.task.rl-dd.full_timeout_share fs=xfs > fs=ext4` | mode=vanilla | 0.183 (n=2, spread 0.0333) > 0.625 (n=2, spread 0.25) |'
+	expect_line "$r" '| reproduced | `waits.task.rl-dd.full_timeout_share fs=vfat < fs=xfs` | mode=patched | 0 (n=2, spread 0) < 0.167 (n=2, spread 0) |'
+	expect_line "$r" '| not measured | `waits.task.rl-dd.full_timeout_share fs=xfs > fs=btrfs` | mode=vanilla | 0.183 (n=2, spread 0.0333) > no data; right side not measured |'
+	expect_line "$r" '| reproduced | `waits.task.rl-reader.events == 0` | fs=ext4 mode=vanilla | 0 (n=2, spread 0) == 0 |'
+	expect_line "$r" '| not measured | `workload.oom_kills mode=patched == 0` | fs=ext4 | no data == 0; left side not measured |'
+	expect_line "$r" "| fs-completion | 1 | 5 | 2 |"
+	# headline tables: median (min–max) over the repeats, n.s. marks
+	expect_match "$r" '^\| fs \| mode \| runs \| waits.events \| waits.p50_usec \| waits.p90_usec \| waits.full_timeout_share \| waits.stalled_ms_per_s \| waits.task.rl-dd.events \| waits.task.rl-dd.full_timeout_share \|$'
+	expect_line "$r" "| xfs | vanilla | 2 | 5.5 (5–6) | 33056 (11037–55076) | 106424 (102849–110000) | 0.183 (0.167–0.2) | 517.9 (471.9–563.9) | 5.5 (5–6) | 0.183 (0.167–0.2) |"
+	expect_line "$r" "| ext4 | patched | 2 | 153.9 (141.6–166.2) n.s. | 0 n.s. | 0 n.s. | 2.25 (2.2–2.31) n.s. |"
+	# a significant difference has no mark
+	expect_match "$r" '^\| xfs \| patched \| 2 \| .* \| 638.5 \(588.4–688.6\) \| 6 n.s. \|'
+	# iostat table and counters as grep -r . /debug/vm shows them
+	expect_match "$r" '^\| fs \| mode \| runs \| avgrq-sz \(sectors\) \| avgqu-sz \| await \(ms\) \| %util \| written MB \|$'
+	expect_line "$r" "| /debug/vm/nr_throttle_writeback | 3 | 2.5 | 6 | 5.5 | 1 | 1 |"
+	expect_no "$r" "/debug/vm/nr_reclaim_throttle_clean |"
+	expect_match "$r" 'workload.oom_kills'
+	# every plot linked exists, as a real SVG and PNG
+	plots=$(grep -o '(plots/[^)]*)' "$r" | tr -d '()' | sort -u)
+	[ "$(echo "$plots" | wc -l)" = 24 ] || fail "expected 24 plot links, got: $plots"
+	for p in $plots; do
+		[ -s "$m/$p" ] || fail "plot $p missing or empty"
+		case $p in
+		*.svg) grep -q '<svg' "$m/$p" || fail "$p is not an SVG" ;;
+		*.png) [ "$(head -c 4 "$m/$p" | tail -c 3)" = PNG ] || fail "$p is not a PNG" ;;
+		esac
+	done
+	for kind in hist cdf throughput waits; do
+		[ -s "$m/plots/fs-completion.vanilla.$kind.svg" ] || fail "no $kind plot"
+	done
+	# make report runs the same script
+	make -s -C "$RL_TOP" report RESULTS="$m" || fail "make report failed"
+}
+
+# shellcheck disable=SC2016 # the backquotes are markdown
+t_report_failed_runs_listed_and_excluded() {
+	local m r
+	m=$(report_copy failed)
+	# one more run goes bad: its status file decides
+	echo crashed >"$m/runs/fs-completion.xfs.vanilla.r2/status.new"
+	sed 1d "$m/runs/fs-completion.xfs.vanilla.r2/status" >>"$m/runs/fs-completion.xfs.vanilla.r2/status.new"
+	mv "$m/runs/fs-completion.xfs.vanilla.r2/status.new" "$m/runs/fs-completion.xfs.vanilla.r2/status"
+	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
+	r=$m/report.md
+	expect_line "$r" "## Runs not ok (left out of every table and plot)"
+	expect_line "$r" "| fs-completion.btrfs.vanilla.r1 | failed | exit_status=137 simulated_seconds=1.54 splats=0 oom_kills=1; guest command failed with status 137 |"
+	expect_match "$r" '^\| memcg-dd.ext4.patched.r1 \| hung \| exit_status=124 .*guest hung: killed after 120s \|$'
+	expect_match "$r" '^\| fs-completion.xfs.vanilla.r2 \| crashed \| '
+	expect_line "$r" "- Runs: 19 (15 ok, 2 failed, 1 crashed, 1 hung)"
+	# counted, but out of the figures: xfs vanilla is r1 alone now
+	expect_match "$r" '^\| btrfs \| vanilla \| 0 \(\+2 not ok\) \| - \|'
+	expect_match "$r" '^\| xfs \| vanilla \| 1 \(\+1 not ok\) \| 5 \| 55076 \|'
+	expect_line "$r" '| not reproduced | `waits.task.rl-dd.full_timeout_share fs=xfs > fs=ext4` | mode=vanilla | 0.2 (n=1, spread 0) > 0.625 (n=2, spread 0.25) |'
+	# memcg-dd has no ok run: nothing measured, nothing plotted
+	expect_match "$r" '^\| ext4 \| patched \| 0 \(\+1 not ok\) \|'
+	expect_line "$r" "No ok run: nothing to plot."
+	# the failed filesystem is in no plot
+	! grep -l btrfs "$m"/plots/*.svg || fail "a plot shows btrfs, whose runs all failed"
+	grep -q xfs "$m/plots/fs-completion.vanilla.cdf.svg" || fail "xfs missing from the CDF"
+}
+
+t_report_deterministic() {
+	local m
+	m=$(report_copy twice)
+	"$RL_TOP/scripts/report.sh" "$m" 2>/dev/null || fail "first report failed"
+	cp "$m/report.md" "$TEST_TMP/report.first"
+	find "$m/plots" | sort >"$TEST_TMP/plots.first"
+	touch "$m/plots/stale.svg"
+	"$RL_TOP/scripts/report.sh" "$m" 2>/dev/null || fail "second report failed"
+	cmp "$TEST_TMP/report.first" "$m/report.md" || fail "report.md differs between two runs: $(diff "$TEST_TMP/report.first" "$m/report.md" | head)"
+	find "$m/plots" | sort | cmp - "$TEST_TMP/plots.first" || fail "the plots differ between two runs (stale files kept?)"
+	# the date is the runs' own, not today's
+	expect_match "$m/report.md" '2026-11-30T20:22:42\+00:00'
+	sed -i 's/^started=2026-11-30T20:22:42/started=2025-01-02T03:04:05/' "$m/runs/fs-completion.ext4.patched.r1/run.conf"
+	"$RL_TOP/scripts/report.sh" "$m" 2>/dev/null || fail "third report failed"
+	expect_match "$m/report.md" '^- Runs started: 2025-01-02T03:04:05\+00:00 to '
+	[ ! -e "$m/.plots.new" ] || fail "a temporary plots folder was left behind"
+	# nothing of the runs was touched
+	diff -r -x report.md -x plots "$REPORT_FIXTURE/runs/fs-completion.xfs.vanilla.r1" "$m/runs/fs-completion.xfs.vanilla.r1" ||
+		fail "report.sh changed a run folder"
+}
+
+t_report_bad_input() {
+	local out rc
+	# expect_fail WHAT REGEX ARGS...: report.sh exits non-zero saying REGEX
+	expect_fail() {
+		local what=$1 re=$2
+		shift 2
+		rc=0
+		out=$("$RL_TOP/scripts/report.sh" "$@" 2>&1) || rc=$?
+		[ "$rc" != 0 ] || fail "$what: exit status 0"
+		echo "$out" | grep -qE "$re" || fail "$what: message '$out' does not match /$re/"
+	}
+	expect_fail "missing folder" "matrix folder '.*/nothing-here' does not exist" "$TEST_TMP/nothing-here"
+	mkdir -p "$TEST_TMP/empty"
+	expect_fail "empty folder" "has no runs" "$TEST_TMP/empty"
+	mkdir -p "$TEST_TMP/norun/runs/fs-completion.ext4.vanilla.r1"
+	expect_fail "runs without status" "has no runs" "$TEST_TMP/norun"
+	touch "$TEST_TMP/afile"
+	expect_fail "a file" "is not a folder" "$TEST_TMP/afile"
+	expect_fail "no argument" "usage: scripts/report.sh MATRIX"
+	expect_fail "two arguments" "give one matrix folder" "$TEST_TMP/empty" "$TEST_TMP/empty"
+	[ ! -e "$TEST_TMP/empty/report.md" ] || fail "a report was written for an empty folder"
+	"$RL_TOP/scripts/report.sh" --help | grep -q 'usage:' || fail "--help"
+}
+
+t_aggregate_valgrind_clean() {
+	local agg=$RL_BUILD/unit/rl-aggregate sums scn args
+	make -s -C "$RL_TOP/rootfs/tools" host-tools
+	sums=("$REPORT_FIXTURE"/runs/*/summary.tsv "$RL_TOP/tests/fixtures/aggregate/malformed.tsv")
+	scn=$RL_TOP/rootfs/scenarios
+	for args in "groups --scn $scn/fs-completion.scn" "compare --by mode patched vanilla" \
+		"compare --by fs xfs ext4 --scenario fs-completion" "runs" \
+		"check --scn $scn/fs-completion.scn --scn $scn/memcg-dd.scn --scn $scn/usb-responsiveness.scn"; do
+		# shellcheck disable=SC2086 # the arguments are split into words
+		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
+			"$agg" $args "${sums[@]}" >"$TEST_TMP/agg.out" 2>"$TEST_TMP/agg.err" ||
+			fail "rl-aggregate $args: exit $?: $(cat "$TEST_TMP/agg.err")"
+		[ -s "$TEST_TMP/agg.out" ] || fail "rl-aggregate $args printed nothing"
+		# 6 with --scenario: the row whose run changes its fs is of another one
+		expect_match "$TEST_TMP/agg.err" '^rl-aggregate: skipped [67] malformed rows \(the first: .*malformed.tsv line 5: not 8 tab-separated fields\)$'
+	done
+	# stdin, and bad usage with a message naming what is valid
+	"$agg" runs <"${sums[0]}" | grep -q '^fs-completion.btrfs.vanilla.r1	fs-completion	btrfs	hdd	vanilla	1	failed	no$' ||
+		fail "runs from stdin"
+	for bad in "bogus" "compare" "check" "groups --by mode a b" "check --check x --scenario s" \
+		"groups /nonexistent" "check --scenario s --check 'a fs=x 1'"; do
+		rc=0
+		eval "\"$agg\" $bad" </dev/null >/dev/null 2>"$TEST_TMP/agg.err" || rc=$?
+		[ "$rc" = 2 ] || fail "rl-aggregate $bad: exit $rc, expected 2"
+		expect_match "$TEST_TMP/agg.err" 'valid' "message of rl-aggregate $bad"
+	done
+}
