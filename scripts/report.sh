@@ -295,8 +295,8 @@ plot_hist() {
 		awk -F'\t' -v f="$f" '
 			FNR == 1 { next }
 			{ k = FNR - 1; lab[k] = ($2 == "inf") ? $1 "+" : $1 "-" $2; c[k] += $3; t += $3; nk = k > nk ? k : nk }
-			END { if (!t) exit; print f; for (k = 1; k <= nk; k++) print lab[k] "\t" c[k] / t }' \
-			"${files[@]}" >"$data.$f"
+			END { if (!t) exit; print f " (" t " waits, " runs " runs)"; for (k = 1; k <= nk; k++) print lab[k] "\t" c[k] / t }' \
+			runs="${#files[@]}" "${files[@]}" >"$data.$f"
 		[ -s "$data.$f" ] || continue
 		cols=$((cols + 1))
 		echo "$f" >>"$data.cols"
@@ -304,10 +304,10 @@ plot_hist() {
 	[ "$cols" -gt 0 ] || return 1
 	# one table: bucket, then a fraction column per fs
 	{
-		printf 'bucket'
-		while read -r f; do printf '\t%s' "$f"; done <"$data.cols"
-		printf '\n'
 		mapfile -t colfiles < <(sed "s|^|$data.|" "$data.cols")
+		printf 'bucket'
+		head -qn1 "${colfiles[@]}" | while IFS= read -r title; do printf '\t%s' "$title"; done
+		printf '\n'
 		paste "${colfiles[@]}" |
 			awk -F'\t' 'NR > 1 { printf "%s", $1; for (i = 2; i <= NF; i += 2) printf "\t%s", $i; printf "\n" }'
 	} >"$data"
@@ -316,6 +316,7 @@ plot_hist() {
 		echo "set xlabel 'wait duration, ms'"
 		echo "set ylabel 'share of waits'"
 		echo "set yrange [0:*]"
+		echo "set datafile separator tab"
 		echo "set style data histograms"
 		echo "set style histogram clustered gap 1"
 		echo "set style fill solid 0.8 border -1"
@@ -336,7 +337,7 @@ plot_hist() {
 # plot_cdf SCENARIO MODE: CDF of usec_delayed over all ok runs, per fs.
 # Each run's waits-cdf.tsv steps times its waits.events give its samples.
 plot_cdf() {
-	local s=$1 m=$2 f r n script=$tmp/cdf.$1.$2.gp plots=""
+	local s=$1 m=$2 f r n nw script=$tmp/cdf.$1.$2.gp plots=""
 	for f in $all_fs; do
 		: >"$tmp/cdf.$s.$m.$f.samples"
 		for r in $(ok_runs "$s" "$f" "$m"); do
@@ -350,7 +351,8 @@ plot_cdf() {
 			{ if ($1 != last && NR > 1) { u[++k] = last; c[k] = cum } cum += $2; last = $1 }
 			END { u[++k] = last; c[k] = cum; print 0 "\t" 0; for (i = 1; i <= k; i++) print u[i] / 1000 "\t" c[i] / cum }' \
 			>"$tmp/cdf.$s.$m.$f"
-		plots="$plots${plots:+, }'$tmp/cdf.$s.$m.$f' using 1:2 with steps lw 2 lc $(fs_color "$f") title '$f'"
+		nw=$(awk -F'\t' '{ t += $2 } END { print t + 0 }' "$tmp/cdf.$s.$m.$f.samples")
+		plots="$plots${plots:+, }'$tmp/cdf.$s.$m.$f' using 1:2 with steps lw 2 lc $(fs_color "$f") title '$f ($nw waits)'"
 	done
 	[ -n "$plots" ] || return 1
 	{
