@@ -48,6 +48,10 @@ report:
 	@test -n "$(RESULTS)" || { echo "usage: make report RESULTS=results/compare-..." >&2; exit 2; }
 	@scripts/report.sh $(RESULTS)
 
+gdb: all
+	@scripts/gdb.sh $(ARGS)
+.PHONY: gdb
+
 clean:
 	rm -rf $(BUILD)
 

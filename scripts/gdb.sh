@@ -1,0 +1,275 @@
+#!/bin/bash
+# Debug a reclaimlab experiment with gdb: start one under gdb, or attach to
+# a running one.  gdb gets scripts/gdb/reclaimlab.gdb: UML's signals passed
+# silently, the kernel's lx- helpers, sources from the patched tree and the
+# lab's commands (rl-break-reclaim-wait, rl-folio-flags, rl-bdi-works).
+#
+#   scripts/gdb.sh [run.sh options] [-- guest command]
+#       start an experiment under gdb, gdb on this terminal; the guest's
+#       console goes to RUN/console.log, gdb's transcript to RUN/gdb.log
+#   scripts/gdb.sh --batch CMDFILE [run.sh options] [-- guest command]
+#       the same without a terminal: gdb runs CMDFILE (which says 'run')
+#       and exits; transcript in RUN/gdb.log
+#   scripts/gdb.sh --attach RUN [--batch CMDFILE]
+#       attach to the kernel of a running experiment (RUN: a run id under
+#       results/runs or a run folder)
+#
+# Every run.sh option works (run.sh validates them); --wrap is gdb.sh's.
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+GDB_DIR=$RL_TOP/scripts/gdb
+SELF=$RL_TOP/scripts/gdb.sh
+export RL_TOP RL_KSRC RL_GDB_DIR=$GDB_DIR
+
+usage() {
+	cat <<USAGE
+usage: scripts/gdb.sh [--batch CMDFILE] [run.sh options] [-- guest command]
+       scripts/gdb.sh --attach RUN_ID_OR_DIR [--batch CMDFILE]
+  --batch CMDFILE   run gdb non-interactively on CMDFILE (gdb commands; start
+                    the kernel with 'run', end with 'continue' to let the
+                    guest finish); the transcript is saved as RUN/gdb.log
+  --attach RUN      attach to the kernel of a running experiment: a run id
+                    (a folder of $RL_RESULTS/runs) or a run folder
+Other options go to scripts/run.sh (see scripts/run.sh --help), e.g.
+  scripts/gdb.sh --time-travel --mem 1G --disk xfs:hdd --job job.sh
+Without --batch gdb needs this terminal; the guest console is RUN/console.log.
+The kernel waits in gdb until you type 'run'.  Lab commands: rl-help in gdb.
+USAGE
+}
+
+# The kernel command line names the run folder: reclaimlab.run=DIR.
+run_dir_of_args() {
+	local a
+	for a in "$@"; do
+		case "$a" in reclaimlab.run=*) echo "${a#reclaimlab.run=}"; return ;; esac
+	done
+	die "no reclaimlab.run= in the kernel arguments: gdb.sh --wrapped is run by run.sh only"
+}
+
+# --- internal: run.sh starts "gdb.sh --wrapped MODE ARG KERNEL ARGS..." ---
+# (through --wrap) in place of the kernel, stdout and stderr into
+# console.log, stdin /dev/null, TMPDIR the run's private folder.
+wrapped() {
+	local mode=$1 arg=$2 kernel=$3 run
+	shift 3
+	run=$(run_dir_of_args "$@")
+	# gdb starts the kernel through $SHELL; a login shell of nologin would not do.
+	export SHELL=/bin/sh
+	case "$mode" in
+	batch)
+		cp "$arg" "$run/gdb.cmds"
+		exec gdb -q -nx -batch \
+			-iex "set logging file $run/gdb.log" -iex "set logging overwrite on" \
+			-iex "set logging redirect on" -iex "set logging enabled on" \
+			-x "$GDB_DIR/reclaimlab.gdb" -ex "set trace-commands on" -x "$arg" \
+			--args "$kernel" "$@"
+		;;
+	interactive)
+		# gdb talks on the terminal; the kernel writes to console.log.
+		echo $$ >"$TMPDIR/gdb.pid"
+		local q
+		q=$(printf '%q ' "$@")
+		# shellcheck disable=SC2094 # the terminal is read and written
+		exec gdb -q \
+			-iex "set logging file $run/gdb.log" -iex "set logging overwrite on" \
+			-iex "set logging enabled on" \
+			-x "$GDB_DIR/reclaimlab.gdb" \
+			-ex "set args $q</dev/null >>$run/console.log 2>&1" \
+			-ex "echo \\nreclaimlab: run ${run##*/} is loaded in gdb, not started.\\n" \
+			-ex "echo   guest console: $run/console.log (tail -f it elsewhere)\\n" \
+			-ex "echo   set breakpoints (rl-help lists the lab commands), then: run\\n" \
+			-ex "echo   Ctrl-C stops the kernel, continue resumes it, detach lets it finish\\n" \
+			-ex "echo   without gdb; quit while it runs kills the experiment.\\n\\n" \
+			"$kernel" <"$arg" >"$arg" 2>&1
+		;;
+	*) die "unknown wrapped mode '$mode'" ;;
+	esac
+}
+if [ "${1:-}" = --wrapped ]; then
+	[ $# -ge 4 ] || die "usage: gdb.sh --wrapped MODE ARG KERNEL ARGS... (run.sh's --wrap only)"
+	shift
+	wrapped "$@"
+fi
+
+command -v gdb >/dev/null || die "gdb is not installed (scripts/deps.sh installs it)"
+
+# key=value of a run.conf
+conf() { sed -n "s/^$2=//p" "$1/run.conf" | tail -1; }
+
+# Runs whose status says running and whose kernel is alive.
+running_runs() {
+	local d pid
+	for d in "$RL_RESULTS"/runs/*/; do
+		d=${d%/}
+		[ -f "$d/run.conf" ] || continue
+		[ "$(head -1 "$d/status" 2>/dev/null)" = running ] || continue
+		pid=$(cat "$(conf "$d" tmpdir)/uml/$(conf "$d" umid)/pid" 2>/dev/null) || continue
+		[ -d "/proc/${pid:-none}" ] && echo "${d##*/}"
+	done
+}
+
+# attach RUN CMDFILE: gdb on the kernel of a running experiment
+attach() {
+	local run=$1 cmdfile=$2 pid pidfile tracer kernel log n choices
+	if [ -f "$run/run.conf" ]; then
+		run=$(cd "$run" && pwd)
+	elif [ -f "$RL_RESULTS/runs/$run/run.conf" ]; then
+		run=$RL_RESULTS/runs/$run
+	else
+		choices=$(running_runs | paste -sd ' ')
+		die "unknown run '$1': neither a run folder nor a run id in $RL_RESULTS/runs (running now: ${choices:-none})"
+	fi
+	pidfile=$(conf "$run" tmpdir)/uml/$(conf "$run" umid)/pid
+	if [ ! -r "$pidfile" ]; then
+		case "$(head -1 "$run/status" 2>/dev/null)" in
+		running) die "run ${run##*/} has no kernel pid yet ($pidfile); it may still be booting: try again" ;;
+		*) die "run ${run##*/} is not running (status: $(head -1 "$run/status" 2>/dev/null || echo none))" ;;
+		esac
+	fi
+	pid=$(cat "$pidfile")
+	if ! [[ "$pid" =~ ^[0-9]+$ ]] || [ ! -d "/proc/$pid" ]; then
+		die "the kernel of run ${run##*/} (pid ${pid:-?}) is gone"
+	fi
+	grep -qa "umid=$(conf "$run" umid)" "/proc/$pid/cmdline" 2>/dev/null ||
+		die "pid $pid is not the kernel of run ${run##*/} (not yours, or it ended)"
+	tracer=$(sed -n 's/^TracerPid:[[:space:]]*//p' "/proc/$pid/status")
+	[ "${tracer:-0}" = 0 ] ||
+		die "the kernel of run ${run##*/} is already traced by pid $tracer ($(cat "/proc/$tracer/comm" 2>/dev/null)): it was started under gdb; use that gdb"
+	kernel=$(conf "$run" kernel)
+	[ -r "$kernel" ] || die "kernel $kernel of run ${run##*/} not found"
+	export RL_KOUT
+	RL_KOUT=$(dirname "$kernel")
+	# the transcript: gdb.log, or gdb.2.log ... when the run has one already
+	log=""
+	if [ -w "$run" ]; then
+		log=$run/gdb.log
+		n=2
+		while [ -e "$log" ]; do
+			log=$run/gdb.$n.log
+			n=$((n + 1))
+		done
+	fi
+	if [ -z "$cmdfile" ]; then
+		[ -t 0 ] || die "interactive gdb needs a terminal; use --batch CMDFILE"
+		note "attaching to the kernel of run ${run##*/} (pid $pid); detach or quit lets it go on"
+		if [ -z "$log" ]; then
+			exec gdb -q -x "$GDB_DIR/reclaimlab.gdb" -p "$pid" "$kernel"
+		fi
+		note "gdb transcript: $log"
+		exec gdb -q -iex "set logging file $log" -iex "set logging overwrite on" \
+			-iex "set logging enabled on" -x "$GDB_DIR/reclaimlab.gdb" -p "$pid" "$kernel"
+	fi
+	[ -n "$log" ] || die "run folder $run is not writable: no place for the transcript"
+	gdb -q -nx -batch \
+		-iex "set logging file $log" -iex "set logging overwrite on" \
+		-iex "set logging redirect on" -iex "set logging enabled on" \
+		-x "$GDB_DIR/reclaimlab.gdb" -ex "set trace-commands on" -x "$cmdfile" \
+		-p "$pid" "$kernel" </dev/null || note "gdb reported an error; see $log"
+	note "gdb transcript: $log"
+}
+
+# --- options: ours, then run.sh's (passed on in order) ---
+# run.sh's options that take a value, from its own --help, so that options
+# added to run.sh later pass through too.
+value_opts=$("$RL_TOP/scripts/run.sh" --help | sed -nE 's/^ +(--[a-z-]+) [A-Z"].*/\1/p' | tr '\n' ' ')
+batch=""
+attach_run=""
+out=""
+kernel=$RL_KERNEL
+timeout_given=0
+opts=()
+guest=()
+need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--batch) need_arg "$@"; batch=$2; shift 2 ;;
+	--attach) need_arg "$@"; attach_run=$2; shift 2 ;;
+	--wrap) die "--wrap is what gdb.sh gives run.sh; it cannot be combined with gdb.sh" ;;
+	--interactive)
+		die "--interactive puts a guest shell on this terminal, which gdb needs; give a --job or command, or attach from another terminal to an interactive run: scripts/gdb.sh --attach RUN"
+		;;
+	--out) need_arg "$@"; out=$2; shift 2 ;;
+	--kernel) need_arg "$@"; kernel=$2; opts+=("$1" "$2"); shift 2 ;;
+	--timeout) need_arg "$@"; timeout_given=1; opts+=("$1" "$2"); shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; guest=("$@"); break ;;
+	-*)
+		if word_in "$1" "$value_opts"; then
+			need_arg "$@"
+			opts+=("$1" "$2")
+			shift 2
+		else
+			opts+=("$1")
+			shift
+		fi
+		;;
+	*) guest=("$@"); break ;;
+	esac
+done
+
+if [ -n "$batch" ]; then
+	if [ ! -f "$batch" ] || [ ! -r "$batch" ]; then
+		die "gdb command file '$batch' not found or not readable"
+	fi
+	batch=$(cd "$(dirname "$batch")" && pwd)/$(basename "$batch")
+fi
+
+if [ -n "$attach_run" ]; then
+	if [ ${#opts[@]} != 0 ] || [ ${#guest[@]} != 0 ] || [ -n "$out" ]; then
+		die "--attach takes only --batch; the run's options were given when it started"
+	fi
+	attach "$attach_run" "$batch"
+	exit 0
+fi
+
+# --- start an experiment under gdb ---
+[ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
+case "$RL_TOP$batch" in
+*[[:space:]]*) die "paths with spaces cannot go through run.sh --wrap: '$RL_TOP', '$batch'" ;;
+esac
+export RL_KOUT
+RL_KOUT=$(cd "$(dirname "$kernel")" && pwd)
+[ -n "$out" ] || out=$RL_RESULTS/runs/$(date +%Y%m%d-%H%M%S)-$$
+
+if [ -n "$batch" ]; then
+	rc=0
+	"$RL_TOP/scripts/run.sh" "${opts[@]}" --out "$out" \
+		--wrap "$SELF --wrapped batch $batch" -- "${guest[@]}" || rc=$?
+	[ ! -f "$out/gdb.log" ] || note "gdb transcript: $out/gdb.log"
+	exit "$rc"
+fi
+
+if [ ! -t 0 ] || [ ! -t 1 ]; then
+	die "interactive gdb needs a terminal; for scripts use --batch CMDFILE"
+fi
+tty=$(tty)
+# Sitting at a breakpoint takes time: a day unless --timeout says otherwise.
+[ "$timeout_given" = 1 ] || opts=(--timeout 86400 "${opts[@]}")
+# run.sh (and so gdb and the kernel) in a session of its own: Ctrl-C on this
+# terminal reaches only this script, which hands it to gdb.
+setsid -w "$RL_TOP/scripts/run.sh" "${opts[@]}" --out "$out" \
+	--wrap "$SELF --wrapped interactive $tty" -- "${guest[@]}" &
+runsh=$!
+ctrl_c() {
+	local tmp pid
+	tmp=$(conf "$out" tmpdir 2>/dev/null || true)
+	pid=$(cat "$tmp/gdb.pid" 2>/dev/null || true)
+	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+		kill -INT "$pid"
+	else
+		kill -INT "$runsh" 2>/dev/null || true
+	fi
+}
+trap ctrl_c INT
+trap 'kill -TERM "$runsh" 2>/dev/null || true' TERM HUP
+trap '' TSTP QUIT
+rc=0
+while :; do
+	wait "$runsh" && rc=0 || rc=$?
+	# a trapped signal interrupts wait with a status above 128
+	kill -0 "$runsh" 2>/dev/null || break
+done
+note "run folder: $out (gdb transcript: gdb.log, guest console: console.log)"
+exit "$rc"

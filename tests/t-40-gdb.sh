@@ -1,0 +1,195 @@
+# shellcheck shell=bash
+# scripts/gdb.sh: an experiment booted under gdb in batch mode stops in the
+# reclaim wait path with a backtrace through reclaim, continues and ends
+# with its normal results; as root and as an unprivileged user.  Attaching
+# to a running experiment, the lab's gdb commands, and bad input.
+
+# The memcg writer of t-20: a v1 memcg of 48M, 160M written to a slow disk.
+gdb_writer_job() {
+	cat >"$TEST_TMP/gdb-writer-job.sh" <<'JOB'
+set -eu
+. /reclaimlab/bin/rl-lib.sh
+cg=$(rl_memcg_create writer 48M v1)
+rl_memcg_run "$cg" rl-dd write /mnt/ext4/big --size 160M --bs 64k --seed 7 >/results/writer.out
+rl-dd verify /mnt/ext4/big --size 160M --seed 7 >/results/verify.out
+JOB
+	echo "$TEST_TMP/gdb-writer-job.sh"
+}
+
+gdb_reclaim_cmds() {
+	cat >"$TEST_TMP/gdb-reclaim.gdb" <<'GDB'
+list mm/reclaim_wait.c:1,5
+rl-break-reclaim-wait
+run
+bt
+delete
+break shrink_folio_list
+continue
+delete
+rl-folio-flags folio_list
+rl-bdi-works
+continue
+GDB
+	echo "$TEST_TMP/gdb-reclaim.gdb"
+}
+
+# gdb_batch_run DIR [unprivileged]: the writer under gdb --batch, as this
+# user or as the unprivileged test user.  A kernel that `make kernel` is
+# just replacing is waited for once.
+gdb_batch_run() {
+	local run=$1 who=${2:-} job cmds try
+	job=$(gdb_writer_job)
+	cmds=$(gdb_reclaim_cmds)
+	for try in 1 2; do
+		rm -rf "$run"
+		set -- "$RL_TOP/scripts/gdb.sh" --batch "$cmds" --out "$run" --timeout 90 \
+			--time-travel --mem 1G --disk ext4:usb-stick --job "$job"
+		if [ "$who" = unprivileged ]; then
+			unprivileged "$@" 2>"$run.err" || true
+		else
+			"$@" 2>"$run.err" || true
+		fi
+		cat "$run.err"
+		grep -q 'not in executable format\|kernel .* not found' "$run.err" "$run/gdb.log" \
+			2>/dev/null || break
+		echo "kernel was being rebuilt (try $try); waiting"
+		sleep 10
+	done
+}
+
+# What a batch run under gdb must show.
+gdb_check_run() {
+	local run=$1 log=$1/gdb.log
+	[ -s "$log" ] || fail "no gdb transcript in $run: $(ls "$run"; tail -5 "$run/console.log")"
+	echo "--- gdb.log (head) ---"
+	head -40 "$log"
+	# the source path: 'list' shows the patched tree's own file
+	local want
+	want=$(sed -n '1,5{=;p}' "$RL_KSRC/mm/reclaim_wait.c" | paste - - | head -1)
+	grep -qF "$want" "$log" || fail "list did not show $RL_KSRC/mm/reclaim_wait.c (want '$want')"
+	expect_match "$log" '^\[rl\] reclaim wait done: reason=[a-z_]+ task=[^ ]+/[0-9]+ class=[a-z_]+ memcg=[0-9]+ .* timeout=' \
+		"rl-break-reclaim-wait line"
+	expect_match "$log" 'hit Breakpoint 1, reclaim_wait_done \(' "breakpoint hit"
+	# the backtrace goes through reclaim: __reclaim_throttle <- shrink_inactive_list
+	# (a wait on writeback would be reported from shrink_folio_list)
+	awk '/^\+bt$/ { on = 1; next } /^\+/ { on = 0 } on' "$log" >"$run/bt.txt"
+	expect_match "$run/bt.txt" '^#1 .* in (__reclaim_throttle|shrink_folio_list) ' "frame #1"
+	expect_match "$run/bt.txt" '^#[0-9]+ .* (shrink_inactive_list|shrink_folio_list) \(' "reclaim frame"
+	expect_match "$log" '^[0-9]+ folios? on the list' "rl-folio-flags on folio_list"
+	expect_match "$log" '^folio 0x[0-9a-f]+: flags=0x[0-9a-f]+ [][a-z_0-9|,]+$' "rl-folio-flags line"
+	expect_match "$log" '^bdi 98:0 ' "rl-bdi-works"
+	expect_match "$log" '^[0-9]+ queued works? in all$' "rl-bdi-works total"
+	expect_match "$log" '^\[Inferior 1 \(process [0-9]+\) exited normally\]$' "end of the kernel"
+	if grep -E 'Python Exception|Error in sourced command file|Program received signal|Program terminated' "$log"; then
+		fail "gdb reported an error or a signal stop"
+	fi
+	# gdb's output stays out of the console log
+	! grep -q 'hit Breakpoint' "$run/console.log" || fail "gdb output in console.log"
+	# ... and the experiment ended normally, with its results
+	expect_match "$run/status" '^ok$' "run status"
+	expect_match "$run/writer.out" '^op=write .*bytes=167772160 ' "writer output"
+	expect_match "$run/verify.out" 'bad_chunks=0' "data written under gdb"
+	expect_no_uml_left "${run##*/}"
+	if pgrep -f "gdb.*--args .*umid=rl-${run##*/} " >/dev/null; then
+		fail "gdb of run ${run##*/} is still alive"
+	fi
+}
+
+t_gdb_batch_reclaim_wait() {
+	local run=$TEST_TMP/gdb-batch
+	gdb_batch_run "$run"
+	gdb_check_run "$run"
+}
+
+t_gdb_batch_unprivileged() {
+	local dir=$TEST_TMP/gdb-unpriv
+	mkdir -p "$dir"
+	[ "$(id -u)" != 0 ] || chown "$UNPRIV_USER" "$dir" 2>/dev/null ||
+		{ unprivileged true && chown "$UNPRIV_USER" "$dir"; }
+	gdb_batch_run "$dir/run" unprivileged
+	gdb_check_run "$dir/run"
+	[ "$(id -u)" != 0 ] || [ "$(stat -c %U "$dir/run/gdb.log")" = "$UNPRIV_USER" ] ||
+		fail "gdb.log was not written by $UNPRIV_USER"
+}
+
+# Attach to a running experiment by its run id, look around, detach: the
+# experiment goes on and ends normally.  As the unprivileged user: attaching
+# needs no more than owning the experiment.
+t_gdb_attach_running() {
+	local dir=$TEST_TMP/gdb-attach id=attach-me run runsh i out
+	run=$dir/runs/$id
+	mkdir -p "$dir/runs"
+	[ "$(id -u)" != 0 ] || chown "$UNPRIV_USER" "$dir/runs" 2>/dev/null ||
+		{ unprivileged true && chown "$UNPRIV_USER" "$dir/runs"; }
+	unprivileged "$RL_TOP/scripts/run.sh" --out "$run" --timeout 60 --disk ext4 -- \
+		'echo >/results/started; sleep 6; echo after-attach >/results/after' >/dev/null 2>&1 &
+	runsh=$!
+	for i in $(seq 1 200); do
+		[ -f "$run/started" ] && break
+		[ "$i" -lt 200 ] || fail "run $id did not start"
+		sleep 0.1
+	done
+	cat >"$TEST_TMP/gdb-attach.gdb" <<'GDB'
+info threads
+bt 4
+lx-ps
+rl-bdi-works
+print $lx_current().comm
+GDB
+	unprivileged env RL_RESULTS="$dir" "$RL_TOP/scripts/gdb.sh" --attach "$id" \
+		--batch "$TEST_TMP/gdb-attach.gdb" || fail "attach failed"
+	wait "$runsh" || fail "the run failed after gdb detached: $(cat "$run/status")"
+	cat "$run/gdb.log"
+	expect_match "$run/gdb.log" '^ *0x[0-9a-f]+ +1 +init$' "lx-ps"
+	expect_match "$run/gdb.log" '^ *0x[0-9a-f]+ +[0-9]+ +sleep$' "lx-ps shows the guest's sleep"
+	expect_match "$run/gdb.log" '^bdi 98:0 ' "rl-bdi-works"
+	expect_match "$run/status" '^ok$' "run status"
+	expect_match "$run/after" 'after-attach' "the guest went on"
+	expect_no_uml_left "$id"
+	# a finished run cannot be attached to, and says so
+	out=$(RL_RESULTS=$dir "$RL_TOP/scripts/gdb.sh" --attach "$id" 2>&1) && fail "attached to a finished run"
+	echo "$out" | grep -q "run $id is not running (status: ok)" || fail "finished run: $out"
+}
+
+# The lab's commands load and find their breakpoints in the kernel binary
+# alone (no process needed).
+t_gdb_commands_load() {
+	local out
+	out=$(RL_GDB_DIR=$RL_TOP/scripts/gdb gdb -q -nx -batch -x "$RL_TOP/scripts/gdb/reclaimlab.gdb" \
+		-ex 'rl-help' -ex 'rl-break-reclaim-wait -start' -ex 'info breakpoints' \
+		-ex 'lx-symbols' -ex 'info line reclaim_wait_done' \
+		-ex 'rl-break-reclaim-wait -reason bogus' "$RL_KERNEL" 2>&1) || true
+	echo "$out"
+	echo "$out" | grep -q '^\[rl\] lx- helpers loaded from ' || fail "lx- helpers not loaded"
+	echo "$out" | grep -q 'rl-folio-flags EXPR' || fail "rl-help"
+	echo "$out" | grep -qE 'in __reclaim_throttle at .*/mm/vmscan.c:[0-9]+' ||
+		fail "no wait start found in __reclaim_throttle"
+	echo "$out" | grep -qE 'in shrink_folio_list at .*/mm/vmscan.c:[0-9]+' ||
+		fail "no wait start found in shrink_folio_list"
+	echo "$out" | grep -q 'lx-symbols: not needed here' || fail "lx-symbols is not disarmed"
+	echo "$out" | grep -qF "of \"$RL_KSRC/mm/reclaim_wait.c\"" || fail "sources not from $RL_KSRC"
+	echo "$out" | grep -q "unknown reason bogus (valid: congested isolated migrate_writeback noprogress wait_writeback writeback)" ||
+		fail "a bad reason is not named with the valid ones"
+}
+
+t_gdb_bad_input() {
+	local out bad=$TEST_TMP/gdb-bad
+	printf 'run\n' >"$TEST_TMP/gdb-ok.gdb"
+	gdb_expect_error() { # WANT ARGS...: gdb.sh ARGS fails naming WANT, before any run folder
+		local want=$1
+		shift
+		out=$("$RL_TOP/scripts/gdb.sh" "$@" </dev/null 2>&1) && fail "'$*' was accepted"
+		echo "$out" | grep -qF -- "$want" || fail "'$*': no clear error ($want): $out"
+		[ ! -e "$bad" ] || fail "'$*' created a run folder before failing"
+	}
+	gdb_expect_error "unknown run 'no-such-run'" --attach no-such-run
+	gdb_expect_error "running now:" --attach no-such-run
+	gdb_expect_error "gdb command file '/nonexistent.gdb' not found" --batch /nonexistent.gdb --out "$bad"
+	gdb_expect_error "kernel /nonexistent/linux not found" --batch "$TEST_TMP/gdb-ok.gdb" --kernel /nonexistent/linux --out "$bad"
+	gdb_expect_error "unknown filesystem 'ntfs' (valid: ext4 xfs vfat btrfs)" --batch "$TEST_TMP/gdb-ok.gdb" --disk ntfs --out "$bad"
+	gdb_expect_error "--wrap is what gdb.sh gives run.sh" --wrap cat --out "$bad"
+	gdb_expect_error "--interactive puts a guest shell on this terminal" --interactive --out "$bad"
+	gdb_expect_error "interactive gdb needs a terminal" --out "$bad" -- true
+	gdb_expect_error "--attach takes only --batch" --attach x --disk ext4
+	gdb_expect_error "option --batch needs a value" --batch
+}
