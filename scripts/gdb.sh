@@ -52,41 +52,66 @@ run_dir_of_args() {
 # (through --wrap) in place of the kernel, stdout and stderr into
 # console.log, stdin /dev/null, TMPDIR the run's private folder.
 wrapped() {
-	local mode=$1 arg=$2 kernel=$3 run
+	local mode=$1 arg=$2 kernel=$3 run rc=0
 	shift 3
 	run=$(run_dir_of_args "$@")
 	# gdb starts the kernel through $SHELL; a login shell of nologin would not do.
-	export SHELL=/bin/sh
+	export SHELL=/bin/sh RL_GDB_MODE=start
 	case "$mode" in
 	batch)
 		cp "$arg" "$run/gdb.cmds"
-		exec gdb -q -nx -batch \
-			-iex "set logging file $run/gdb.log" -iex "set logging overwrite on" \
-			-iex "set logging redirect on" -iex "set logging enabled on" \
-			-x "$GDB_DIR/reclaimlab.gdb" -ex "set trace-commands on" -x "$arg" \
-			--args "$kernel" "$@"
+		(
+			echo "$BASHPID" >"$TMPDIR/gdb.pid"
+			exec gdb -q -nx -batch \
+				-iex "set logging file $run/gdb.log" -iex "set logging overwrite on" \
+				-iex "set logging redirect on" -iex "set logging enabled on" \
+				-x "$GDB_DIR/reclaimlab.gdb" -ex "set trace-commands on" -x "$arg" \
+				--args "$kernel" "$@"
+		) || rc=$?
 		;;
 	interactive)
 		# gdb talks on the terminal; the kernel writes to console.log.
-		echo $$ >"$TMPDIR/gdb.pid"
 		local q
 		q=$(printf '%q ' "$@")
 		# shellcheck disable=SC2094 # the terminal is read and written
-		exec gdb -q \
-			-iex "set logging file $run/gdb.log" -iex "set logging overwrite on" \
-			-iex "set logging enabled on" \
-			-x "$GDB_DIR/reclaimlab.gdb" \
-			-ex "set args $q</dev/null >>$run/console.log 2>&1" \
-			-ex "echo \\nreclaimlab: run ${run##*/} is loaded in gdb, not started.\\n" \
-			-ex "echo   guest console: $run/console.log (tail -f it elsewhere)\\n" \
-			-ex "echo   set breakpoints (rl-help lists the lab commands), then: run\\n" \
-			-ex "echo   Ctrl-C stops the kernel, continue resumes it, detach lets it finish\\n" \
-			-ex "echo   without gdb; quit while it runs kills the experiment.\\n\\n" \
-			"$kernel" <"$arg" >"$arg" 2>&1
+		(
+			echo "$BASHPID" >"$TMPDIR/gdb.pid"
+			exec gdb -q \
+				-iex "set logging file $run/gdb.log" -iex "set logging overwrite on" \
+				-iex "set logging enabled on" \
+				-x "$GDB_DIR/reclaimlab.gdb" \
+				-ex "set args $q</dev/null >>$run/console.log 2>&1" \
+				-ex "echo \\nreclaimlab: run ${run##*/} is loaded in gdb, not started.\\n" \
+				-ex "echo   guest console: $run/console.log (tail -f it elsewhere)\\n" \
+				-ex "echo   set breakpoints (rl-help lists the lab commands), then: run\\n" \
+				-ex "echo   Ctrl-C stops the kernel, continue resumes it; to let the guest\\n" \
+				-ex "echo   finish, delete the breakpoints and continue; quit ends the run.\\n\\n" \
+				"$kernel" <"$arg" >"$arg" 2>&1
+		) || rc=$?
 		;;
 	*) die "unknown wrapped mode '$mode'" ;;
 	esac
+	reap_kernel "$@"
+	exit "$rc"
 }
+
+# gdb runs the kernel in a process group of its own, out of reach of
+# run.sh's kill: whatever of it is left when gdb is gone goes now.
+reap_kernel() {
+	local a umid="" dir="" pid
+	for a in "$@"; do
+		case "$a" in
+		umid=*) umid=${a#umid=} ;;
+		uml_dir=*) dir=${a#uml_dir=} ;;
+		esac
+	done
+	pid=$(cat "$dir/$umid/pid" 2>/dev/null) || return 0
+	[[ "$pid" =~ ^[0-9]+$ ]] || return 0
+	grep -qa "umid=$umid" "/proc/$pid/cmdline" 2>/dev/null || return 0
+	note "the kernel (pid $pid) outlived gdb; stopping it"
+	kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+}
+
 if [ "${1:-}" = --wrapped ]; then
 	[ $# -ge 4 ] || die "usage: gdb.sh --wrapped MODE ARG KERNEL ARGS... (run.sh's --wrap only)"
 	shift

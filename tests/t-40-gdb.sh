@@ -170,6 +170,11 @@ t_gdb_commands_load() {
 	echo "$out" | grep -qF "of \"$RL_KSRC/mm/reclaim_wait.c\"" || fail "sources not from $RL_KSRC"
 	echo "$out" | grep -q "unknown reason bogus (valid: congested isolated migrate_writeback noprogress wait_writeback writeback)" ||
 		fail "a bad reason is not named with the valid ones"
+	# a kernel gdb started is not detached (it would outlive its run)
+	out=$(RL_GDB_MODE=start RL_GDB_DIR=$RL_TOP/scripts/gdb gdb -q -nx -batch \
+		-x "$RL_TOP/scripts/gdb/reclaimlab.gdb" -ex detach "$RL_KERNEL" 2>&1) || true
+	echo "$out" | grep -q "this kernel was started by gdb, detaching would orphan it" ||
+		fail "detach is not refused in start mode: $out"
 }
 
 t_gdb_bad_input() {

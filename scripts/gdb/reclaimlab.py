@@ -768,7 +768,7 @@ def value_str(v):
         target = t.target().strip_typedefs()
         try:
             if target.tag == "inode":
-                return "ino %d (0x%x)" % (int(v["i_ino"]), int(v))
+                return "%d on %s (0x%x)" % (int(v["i_ino"]), v["i_sb"]["s_id"].string(), int(v))
             if target.tag == "folio":
                 return "folio 0x%x index %d" % (int(v), int(v["index"]))
             if target.tag == "super_block":
@@ -806,11 +806,24 @@ def work_str(work):
         parts.append("sb=" + value_str(w["sb"]))
     if get("done") is not None and int(w["done"]):
         parts.append("waited-for")
-    # Fields of later patches (a pageout work's inode, offset, ...): shown
-    # generically, whatever they are called.
+    # A pageout work (WB_REASON_PAGEOUT) names the pages reclaim wants
+    # written: nr_pages of inode from page offset.
+    if get("inode") is not None and int(w["inode"]):
+        parts.append("inode=" + value_str(w["inode"]))
+    if get("offset") is not None:
+        off = int(w["offset"])
+        parts.append("offset=%d" % off)
+        if get("nr_pages") is not None:
+            parts.append("(pages %d-%d)" % (off, off + int(w["nr_pages"]) - 1))
+    # Other fields of later patches, whatever they are called; skip
+    # embedded structures (e.g. a work_struct).
     for n in names:
-        if n and n not in WORK_KNOWN:
-            parts.append("%s=%s" % (n, value_str(w[n])))
+        if not n or n in WORK_KNOWN or n in ("inode", "offset"):
+            continue
+        if w[n].type.strip_typedefs().code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION,
+                                               gdb.TYPE_CODE_ARRAY):
+            continue
+        parts.append("%s=%s" % (n, value_str(w[n])))
     return "work 0x%x: %s" % (int(work), " ".join(parts))
 
 
@@ -941,6 +954,26 @@ class RlHelp(gdb.Command):
         for k, v in LX_BROKEN_ON_UML.items():
             gdb.write("  %s: %s\n" % (k, v))
 
+
+class RlRefuseDetach(gdb.Command):
+    """Refuse 'detach' from a kernel that gdb started (scripts/gdb.sh start mode).
+
+gdb put that kernel in a process group of its own: detached, it would run on
+outside its run folder's control (run.sh would report the run crashed and
+could not stop it).  To let the guest finish, delete or disable the
+breakpoints and continue.  Attach mode (scripts/gdb.sh --attach) detaches."""
+
+    def __init__(self):
+        super().__init__("rl-refuse-detach", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        raise gdb.GdbError("reclaimlab: this kernel was started by gdb, detaching would orphan it; "
+                           "to let the guest finish: delete (or disable) the breakpoints, then continue")
+
+
+if os.environ.get("RL_GDB_MODE") == "start":
+    RlRefuseDetach()
+    gdb.execute("define hook-detach\nrl-refuse-detach\nend")
 
 RlBreakReclaimWait()
 RlFolioFlags()
