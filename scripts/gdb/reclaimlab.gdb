@@ -53,6 +53,7 @@ if not _rl_dir:
     _rl_dir = os.path.join(_rl_top, "scripts", "gdb") if _rl_top else ""
 if os.path.exists(os.path.join(_rl_dir, "reclaimlab.py")):
     import sys
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     if _rl_dir not in sys.path:
         sys.path.insert(0, _rl_dir)
     if "reclaimlab" in sys.modules:
