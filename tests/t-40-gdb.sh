@@ -9,8 +9,10 @@ gdb_writer_job() {
 	cat >"$TEST_TMP/gdb-writer-job.sh" <<'JOB'
 set -eu
 . /reclaimlab/bin/rl-lib.sh
+rl_counters_reset
 cg=$(rl_memcg_create writer 48M v1)
 rl_memcg_run "$cg" rl-dd write /mnt/ext4/big --size 160M --bs 64k --seed 7 >/results/writer.out
+rl_counters_snapshot /results/after
 rl-dd verify /mnt/ext4/big --size 160M --seed 7 >/results/verify.out
 JOB
 	echo "$TEST_TMP/gdb-writer-job.sh"
@@ -19,13 +21,14 @@ JOB
 gdb_reclaim_cmds() {
 	cat >"$TEST_TMP/gdb-reclaim.gdb" <<'GDB'
 list mm/reclaim_wait.c:1,5
+rl-break-reclaim-wait -trace
 rl-break-reclaim-wait
 run
 bt
-delete
+delete 2
 break shrink_folio_list
 continue
-delete
+delete 3
 rl-folio-flags folio_list
 rl-bdi-works
 continue
@@ -69,17 +72,31 @@ gdb_check_run() {
 	grep -qF "$want" "$log" || fail "list did not show $RL_KSRC/mm/reclaim_wait.c (want '$want')"
 	expect_match "$log" '^\[rl\] reclaim wait done: reason=[a-z_]+ task=[^ ]+/[0-9]+ class=[a-z_]+ memcg=[0-9]+ .* timeout=' \
 		"rl-break-reclaim-wait line"
-	expect_match "$log" 'hit Breakpoint 1, reclaim_wait_done \(' "breakpoint hit"
-	# the backtrace goes through reclaim: __reclaim_throttle <- shrink_inactive_list
-	# (a wait on writeback would be reported from shrink_folio_list)
+	expect_match "$log" 'hit Breakpoint 2, reclaim_wait_done \(' "breakpoint hit"
+	# the backtrace goes through reclaim: reclaim_wait_done <- the sleep
+	# (__reclaim_throttle, or shrink_folio_list waiting on a folio) <- ...
+	# <- shrink_inactive_list or shrink_folio_list
 	awk '/^\+bt$/ { on = 1; next } /^\+/ { on = 0 } on' "$log" >"$run/bt.txt"
-	expect_match "$run/bt.txt" '^#1 .* in (__reclaim_throttle|shrink_folio_list) ' "frame #1"
-	expect_match "$run/bt.txt" '^#[0-9]+ .* (shrink_inactive_list|shrink_folio_list) \(' "reclaim frame"
+	expect_match "$run/bt.txt" '^#0 +reclaim_wait_done \(' "frame #0"
+	awk '/^#[0-9]/ {
+		if ($0 ~ / (__reclaim_throttle|reclaim_throttle_acct|reclaim_wait|shrink_folio_list) \(/) sleep = 1
+		else if (sleep && $0 ~ / (shrink_inactive_list|shrink_folio_list) \(/) { ok = 1; exit }
+	} END { exit !ok }' "$run/bt.txt" ||
+		fail "backtrace not through __reclaim_throttle/shrink_folio_list <- shrink_inactive_list: $(head -8 "$run/bt.txt")"
 	expect_match "$log" '^[0-9]+ folios? on the list' "rl-folio-flags on folio_list"
 	expect_match "$log" '^folio 0x[0-9a-f]+: flags=0x[0-9a-f]+ [][a-z_0-9|,]+$' "rl-folio-flags line"
 	expect_match "$log" '^bdi 98:0 ' "rl-bdi-works"
 	expect_match "$log" '^[0-9]+ queued works? in all$' "rl-bdi-works total"
 	expect_match "$log" '^\[Inferior 1 \(process [0-9]+\) exited normally\]$' "end of the kernel"
+	# breakpoint 1 printed every wait once: as many as the guest counted
+	local seen counted
+	seen=$(grep -c '^\[rl\] reclaim wait done: .* \[bp 1, wait #' "$log" || true)
+	counted=$(awk -F: '/^nr_(throttle_[a-z]+|reclaim_wait_writeback|migrate_wait_writeback):/ { n += $2 }
+		END { print n + 0 }' "$run/after.debug-vm")
+	echo "reclaim waits: $seen seen by gdb, $counted counted by the guest"
+	if [ "$seen" = 0 ] || [ "$seen" != "$counted" ]; then
+		fail "rl-break-reclaim-wait -trace printed $seen waits, the guest counted $counted"
+	fi
 	if grep -E 'Python Exception|Error in sourced command file|Program received signal|Program terminated' "$log"; then
 		fail "gdb reported an error or a signal stop"
 	fi
@@ -162,13 +179,13 @@ t_gdb_commands_load() {
 	echo "$out"
 	echo "$out" | grep -q '^\[rl\] lx- helpers loaded from ' || fail "lx- helpers not loaded"
 	echo "$out" | grep -q 'rl-folio-flags EXPR' || fail "rl-help"
-	echo "$out" | grep -qE 'in __reclaim_throttle at .*/mm/vmscan.c:[0-9]+' ||
-		fail "no wait start found in __reclaim_throttle"
-	echo "$out" | grep -qE 'in shrink_folio_list at .*/mm/vmscan.c:[0-9]+' ||
+	echo "$out" | grep -qE '[0-9]+ \([a-z_]+, before schedule_timeout\)' ||
+		fail "no wait start found before schedule_timeout()"
+	echo "$out" | grep -qE '[0-9]+ \(shrink_folio_list, before folio_wait_writeback\)' ||
 		fail "no wait start found in shrink_folio_list"
 	echo "$out" | grep -q 'lx-symbols: not needed here' || fail "lx-symbols is not disarmed"
 	echo "$out" | grep -qF "of \"$RL_KSRC/mm/reclaim_wait.c\"" || fail "sources not from $RL_KSRC"
-	echo "$out" | grep -q "unknown reason bogus (valid: congested isolated migrate_writeback noprogress wait_writeback writeback)" ||
+	echo "$out" | grep -qE "unknown reason bogus \(valid: congested( dirty)? isolated migrate_writeback noprogress wait_writeback writeback\)" ||
 		fail "a bad reason is not named with the valid ones"
 	# a kernel gdb started is not detached (it would outlive its run)
 	out=$(RL_GDB_MODE=start RL_GDB_DIR=$RL_TOP/scripts/gdb gdb -q -nx -batch \

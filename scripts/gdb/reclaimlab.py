@@ -350,15 +350,37 @@ WAIT_REASONS = {
     "RECLAIM_WAIT_MIGRATE_WRITEBACK": "migrate_writeback",
 }
 
-# Where a wait starts: the call of the sleeping function in each function
-# that reports to reclaim_wait_done().  Found in the machine code, so it
-# holds when the source tree changed after the build.
-START_SITES = [
-    ("__reclaim_throttle", "schedule_timeout", "throttle"),
-    ("shrink_folio_list", "folio_wait_writeback", "wait_writeback"),
-    ("migrate_folio_unmap", "folio_wait_writeback", "migrate_writeback"),
-]
 
+
+def wait_reason_name(value):
+    """The mm_vmscan_reclaim_wait reason= name of an enum reclaim_wait_reason
+    (or vmscan_throttle_state) value, also for reasons added later."""
+    s = str(value)
+    if s in WAIT_REASONS:
+        return WAIT_REASONS[s]
+    for prefix in ("RECLAIM_WAIT_THROTTLE_", "RECLAIM_WAIT_", "VMSCAN_THROTTLE_"):
+        if s.startswith(prefix):
+            return s[len(prefix):].lower()
+    return s
+
+
+def valid_reasons():
+    try:
+        return sorted(wait_reason_name(f.name) for f in T("enum reclaim_wait_reason").fields()
+                      if not f.name.startswith("NR_"))
+    except gdb.error:
+        return sorted(WAIT_REASONS.values())
+
+
+# Where a wait starts: the calls of these sleeping functions in these
+# functions (or their inlined copies), where they also report to
+# reclaim_wait_done().  Found in the machine code, so they hold when the
+# source changed after the build and wherever the compiler inlined or
+# duplicated the sleep.  A patch that adds a sleep elsewhere adds its
+# function here.
+SLEEPERS = ("schedule_timeout", "io_schedule_timeout", "folio_wait_writeback")
+WAIT_FUNCTIONS = ("__reclaim_throttle", "reclaim_throttle_acct", "reclaim_wait",
+                  "shrink_folio_list", "shrink_inactive_list", "migrate_folio_unmap")
 
 def task_class(task, gfp):
     """reclaim_task_class() of mm/reclaim_wait.c, computed from memory."""
@@ -394,7 +416,7 @@ def fmt_timeout(jiffies):
 
 
 def function_ranges(function):
-    """(start, end) of the code of function, and of each copy inlined elsewhere."""
+    """(start, end) of the code of function and of each copy inlined elsewhere."""
     try:
         sals = gdb.decode_line(function)[1] or []
     except gdb.error:
@@ -404,77 +426,126 @@ def function_ranges(function):
         block = gdb.block_for_pc(sal.pc)
         while block is not None:
             if block.function is not None and block.function.name == function:
-                ranges.add((block.start, block.end))
+                if block.end - block.start < 0x10000:
+                    ranges.add((block.start, block.end))
                 break
             block = block.superblock
     return sorted(ranges)
 
 
-def call_sites(function, callee):
-    """Addresses of the instructions in function that call callee.
+def calls_in(start, end):
+    """(address, target) of each call between start and end.
 
     A UML kernel is built with -mcmodel=large, so calls are mostly
     'movabs $callee,%reg; call *%reg'; direct calls are matched too."""
-    sym = _lookup_function(callee)
-    if sym is None:
-        return []
-    target = int(sym.value().address)
     arch = gdb.selected_inferior().architecture()
     direct = re.compile(r"\bcall\S*\s+(0x[0-9a-f]+)")
     movabs = re.compile(r"\bmovabs\s+\$(0x[0-9a-f]+),%(\w+)")
     indirect = re.compile(r"\bcall\S*\s+\*%(\w+)")
-    sites = []
-    for start, end in function_ranges(function):
-        regs = {}
-        for insn in arch.disassemble(start, end - 1):
-            asm = insn["asm"]
-            m = movabs.search(asm)
-            if m:
-                regs[m.group(2)] = int(m.group(1), 16)
+    regs = {}
+    calls = []
+    for insn in arch.disassemble(start, end - 1):
+        asm = insn["asm"]
+        m = movabs.search(asm)
+        if m:
+            regs[m.group(2)] = int(m.group(1), 16)
+            continue
+        m = indirect.search(asm)
+        if m and m.group(1) in regs:
+            calls.append((insn["addr"], regs[m.group(1)]))
+            continue
+        m = direct.search(asm)
+        if m:
+            calls.append((insn["addr"], int(m.group(1), 16)))
+    return calls
+
+
+def function_address(name):
+    sym = _lookup_function(name)
+    try:
+        return int(sym.value().address) if sym is not None else None
+    except gdb.error:
+        return None
+
+
+def wait_start_sites():
+    """[(address, function, sleeper)] of every call of a sleeper in the code
+    of WAIT_FUNCTIONS that also calls reclaim_wait_done()."""
+    done = function_address("reclaim_wait_done")
+    sleepers = {}
+    for name in SLEEPERS:
+        addr = function_address(name)
+        if addr is not None:
+            sleepers[addr] = name
+    sites = {}
+    for function in WAIT_FUNCTIONS:
+        for rng in function_ranges(function):
+            calls = calls_in(*rng)
+            if not any(target == done for _, target in calls):
                 continue
-            m = indirect.search(asm)
-            if m and regs.get(m.group(1)) == target:
-                sites.append(insn["addr"])
-                continue
-            m = direct.search(asm)
-            if m and int(m.group(1), 16) == target:
-                sites.append(insn["addr"])
-    return sites
+            for addr, target in calls:
+                if target in sleepers:
+                    sites.setdefault(addr, (function, sleepers[target]))
+    return [(addr, fn, callee) for addr, (fn, callee) in sorted(sites.items())]
 
 
 class ReclaimWaitBreakpoint(gdb.Breakpoint):
     def __init__(self, spec, site, stop, reasons, counter):
         super().__init__(spec)
-        self.site = site
+        self.site = site  # "done", or the sleeping function called here
         self.stop_here = stop
         self.reasons = reasons
         self.counter = counter  # shared by the breakpoints of one command
+        self.last = None
+
+    def wait_key(self, frame):
+        """What identifies one wait: task, place and the ktime it started.
+
+        gdb can report a breakpoint again for the same execution: when it
+        steps over it to resume and one of UML's signals (SIGALRM, SIGIO)
+        comes in, the handler runs and returns to the breakpoint.  Such
+        repeats are recognised by the same key and ignored."""
+        try:
+            task = int(current_task())
+        except gdb.error:
+            task = 0
+        start = frame_var(frame, "start")
+        return (task, frame.pc(), int(start) if start is not None else None)
 
     def describe(self, frame):
         task = current_task()
         gfp = memcg = timeout = None
         start = None
+        folio = None
+        sc = frame_var(frame, "sc")
         if self.site == "done":
-            reason = WAIT_REASONS.get(str(frame_var(frame, "reason")), str(frame_var(frame, "reason")))
+            reason = wait_reason_name(frame_var(frame, "reason"))
             gfp = frame_var(frame, "gfp_mask")
             memcg = frame_var(frame, "memcg")
             timeout = frame_var(frame, "timeout")
             start = frame_var(frame, "start")
-        elif self.site == "throttle":
-            r = frame_var(frame, "reason")
-            reason = enum_name(r, "VMSCAN_THROTTLE_") if r is not None else "?"
+        elif self.site == "folio_wait_writeback":
+            # a wait for the writeback of one folio: no timeout
+            reason = "migrate_writeback" if "migrate" in (frame.name() or "") else "wait_writeback"
+            timeout = 0
+            folio = frame_var(frame, "folio")
+            if folio is None:
+                folio = frame_var(frame, "src")
+            if reason == "migrate_writeback":
+                memcg = gdb.Value(0)
+        else:
+            r = frame_var(frame, "acct")
+            if r is None:
+                r = frame_var(frame, "reason")
+            reason = wait_reason_name(r) if r is not None else "?"
             gfp = frame_var(frame, "gfp_mask")
             memcg = frame_var(frame, "memcg")
             timeout = frame_var(frame, "timeout")
-        else:
-            reason = self.site
-            timeout = 0
-            sc = frame_var(frame, "sc")
-            if sc is not None:
+        if sc is not None:
+            if gfp is None:
                 gfp = sc["gfp_mask"]
+            if memcg is None:
                 memcg = sc["target_mem_cgroup"]
-            elif self.site == "migrate_writeback":
-                memcg = gdb.Value(0)
         parts = ["reclaim wait %s:" % ("done" if self.site == "done" else "starts"),
                  "reason=%s" % reason,
                  "task=%s" % task_str(task),
@@ -485,14 +556,16 @@ class ReclaimWaitBreakpoint(gdb.Breakpoint):
             now = ktime_now()
             if now is not None:
                 parts.append("slept=%dus" % max(0, (now - int(start)) // 1000))
-        if self.site in ("wait_writeback", "migrate_writeback"):
-            folio = frame_var(frame, "folio" if self.site == "wait_writeback" else "src")
-            if folio is not None:
-                parts.append("folio=0x%x" % int(folio))
+        if folio is not None:
+            parts.append("folio=0x%x" % int(folio))
         return " ".join(parts), reason
 
     def stop(self):
         frame = gdb.newest_frame()
+        key = self.wait_key(frame)
+        if key == self.last and key[2] is not None:
+            return False
+        self.last = key
         try:
             line, reason = self.describe(frame)
         except Exception as e:  # never let a decoding problem break the run
@@ -500,7 +573,8 @@ class ReclaimWaitBreakpoint(gdb.Breakpoint):
         if self.reasons and reason not in self.reasons:
             return False
         self.counter[0] += 1
-        note("%s  [#%d] in %s <- %s" % (line, self.counter[0], frame.name(), caller_chain(frame)))
+        note("%s  [bp %d, wait #%d] in %s <- %s" % (line, self.number, self.counter[0], frame.name(),
+                                                   caller_chain(frame)))
         return self.stop_here
 
 
@@ -516,13 +590,15 @@ shrink_folio_list() and migrate_folio_unmap()).  Each hit prints
   class, memcg inode and path, timeout, and how long the task slept,
 then stops.
 
-  -start    break where the sleep begins instead: on the call of
-            schedule_timeout() in __reclaim_throttle() and of
-            folio_wait_writeback() in shrink_folio_list() and
-            migrate_folio_unmap() (one breakpoint per call site)
+  -start    break where the sleep begins instead: on each call of
+            schedule_timeout(), io_schedule_timeout() or folio_wait_writeback()
+            in __reclaim_throttle(), shrink_folio_list(), migrate_folio_unmap()
+            and the other reclaim functions that report to reclaim_wait_done()
+            (one breakpoint per call site, found in the machine code)
   -trace    print the line and continue: a log of every wait, no stop
-  -reason   only these reasons: writeback isolated noprogress congested
-            wait_writeback migrate_writeback (others pass silently)
+  -reason   only these reasons (others pass silently): the reason= names
+            of the trace event, e.g. writeback isolated noprogress congested
+            wait_writeback migrate_writeback (as this kernel's enum has them)
 
 The breakpoints are ordinary gdb breakpoints: 'info breakpoints', 'delete',
 'disable', 'ignore N COUNT' and 'commands' work on them."""
@@ -534,7 +610,7 @@ The breakpoints are ordinary gdb breakpoints: 'info breakpoints', 'delete',
         argv = gdb.string_to_argv(arg)
         start = trace = False
         reasons = None
-        valid = set(WAIT_REASONS.values())
+        valid = set(valid_reasons())
         while argv:
             a = argv.pop(0)
             if a == "-start":
@@ -559,13 +635,12 @@ The breakpoints are ordinary gdb breakpoints: 'info breakpoints', 'delete',
             bp = ReclaimWaitBreakpoint("reclaim_wait_done", "done", not trace, reasons, counter)
             made.append("%d (reclaim_wait_done)" % bp.number)
         else:
-            for function, callee, site in START_SITES:
-                sites = call_sites(function, callee)
-                if not sites:
-                    note("no call of %s() found in %s(): skipped" % (callee, function))
-                for addr in sites:
-                    bp = ReclaimWaitBreakpoint("*0x%x" % addr, site, not trace, reasons, counter)
-                    made.append("%d (%s, before %s)" % (bp.number, function, callee))
+            sites = wait_start_sites()
+            if not sites:
+                note("no sleeping call found in the functions that call reclaim_wait_done()")
+            for addr, function, callee in sites:
+                bp = ReclaimWaitBreakpoint("*0x%x" % addr, callee, not trace, reasons, counter)
+                made.append("%d (%s, before %s)" % (bp.number, function, callee))
         if not made:
             raise gdb.GdbError("no breakpoint set")
         note("reclaim wait breakpoint%s %s%s" % ("s" if len(made) > 1 else "", ", ".join(made),
