@@ -163,30 +163,45 @@ start_run() { # NAME
 	local swap
 	swap=$(scenario_setting "$s" SWAP "")
 	[ -z "$swap" ] || swap_opt=(--swap="$swap")
-	(
-		"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel --mem "$runmem" \
-			--timeout "$runtimeout" --disk "$f:$prof" "${swap_opt[@]}" \
-			--job "$job" >/dev/null 2>"$matrix/$name.err" || true
-		rm -f "$job"
-		"$RL_TOP/scripts/summarize-run.sh" "$dir" "$s" "$f" "$prof" "$m" "${name##*.r}" ||
-			note "could not summarize $dir"
-	) &
+	# run.sh itself is the job, so a signal reaches it and it stops its guest
+	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel --mem "$runmem" \
+		--timeout "$runtimeout" --disk "$f:$prof" "${swap_opt[@]}" \
+		--job "$job" >/dev/null 2>"$matrix/$name.err" &
 	running[$!]=$name
+	profile_of[$name]=$prof
 }
 
-declare -A running=()
-interrupted=0
+# Collect a run once its guest is gone: summary rows, progress line.
+reap() { # PID
+	local name=${running[$1]} s f m
+	IFS=. read -r s f m _ <<<"$name"
+	unset "running[$1]"
+	rm -f "$matrix/job.$name.sh"
+	done_count=$((done_count + 1))
+	"$RL_TOP/scripts/summarize-run.sh" "$matrix/runs/$name" "$s" "$f" \
+		"${profile_of[$name]}" "$m" "${name##*.r}" || note "could not summarize $name"
+	note "finished $name: $(head -1 "$matrix/runs/$name/status" 2>/dev/null)"
+}
+
+reap_finished() {
+	local pid
+	wait -n || true
+	for pid in "${!running[@]}"; do
+		kill -0 "$pid" 2>/dev/null || reap "$pid"
+	done
+}
+
+declare -A running=() profile_of=()
 on_signal() {
-	interrupted=1
-	note "stopping: waiting for the running guests to be stopped"
-	kill -TERM "${!running[@]}" 2>/dev/null || true
+	trap - INT TERM
+	note "stopping the running guests"
 	# run.sh marks its run interrupted and kills its guest
-	pkill -TERM -P "$(echo "${!running[@]}" | tr ' ' ',')" 2>/dev/null || true
+	[ "${#running[@]}" = 0 ] || kill -TERM "${!running[@]}" 2>/dev/null || true
 	wait
 	note "interrupted; finished runs are kept; continue with: scripts/compare.sh --resume $matrix"
 	exit 130
 }
-trap on_signal INT TERM
+trap on_signal INT TERM HUP
 
 begin=$(date +%s)
 done_count=0
@@ -198,13 +213,7 @@ for name in "${run_names[@]}"; do
 		continue
 	fi
 	while [ "${#running[@]}" -ge "$jobs" ]; do
-		wait -n || true
-		for pid in "${!running[@]}"; do
-			kill -0 "$pid" 2>/dev/null && continue
-			done_count=$((done_count + 1))
-			note "finished ${running[$pid]}: $(head -1 "$matrix/runs/${running[$pid]}/status" 2>/dev/null)"
-			unset "running[$pid]"
-		done
+		reap_finished
 	done
 	elapsed=$(($(date +%s) - begin))
 	ran=$((done_count - skipped))
@@ -214,13 +223,7 @@ for name in "${run_names[@]}"; do
 	start_run "$name"
 done
 while [ "${#running[@]}" -gt 0 ]; do
-	wait -n || true
-	for pid in "${!running[@]}"; do
-		kill -0 "$pid" 2>/dev/null && continue
-		note "finished ${running[$pid]}: $(head -1 "$matrix/runs/${running[$pid]}/status" 2>/dev/null)"
-		unset "running[$pid]"
-	done
+	reap_finished
 done
-[ "$interrupted" = 0 ] || exit 130
 note "all $total runs done in $(($(date +%s) - begin))s; writing the report"
 "$RL_TOP/scripts/report.sh" "$matrix"

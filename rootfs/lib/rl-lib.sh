@@ -56,7 +56,9 @@ rl_trace_stop() { # FILE
 rl_memcg_create() { # NAME LIMIT v1|v2
 	case "$3" in
 	v2)
-		echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+		# io too: cgroup writeback, and with it per-memcg dirty
+		# throttling, needs both controllers
+		echo "+memory +io" >/sys/fs/cgroup/cgroup.subtree_control
 		mkdir -p "/sys/fs/cgroup/$1"
 		echo "$2" >"/sys/fs/cgroup/$1/memory.max"
 		echo "/sys/fs/cgroup/$1"

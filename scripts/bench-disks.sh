@@ -1,0 +1,72 @@
+#!/bin/bash
+# Benchmark of the emulated disks (ubd timing model): for each profile,
+# configured vs achieved sequential bandwidth (1 MiB O_DIRECT writes and
+# reads on the raw device), 4 KiB random write IOPS on hdd against
+# 1/(seek + 4K/bandwidth), the same run twice (simulated duration), and
+# wall vs simulated seconds of a 200 MB write to usb-stick.  Runs under
+# time-travel.  Prints a Markdown table.
+#   scripts/bench-disks.sh [--out DIR]
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+out=${1:-}
+[ "$out" != --out ] || out=${2:?--out needs a folder}
+[ -n "$out" ] || out=$(mktemp -d "${TMPDIR:-/tmp}/reclaimlab-bench.XXXXXX")
+mkdir -p "$out"
+
+# guest job: raw-device IO on the first disk, results as key=value lines
+cat >"$out/seq.sh" <<'JOB'
+set -eu
+umount /mnt/ext4
+rl-dd write /dev/ubda --size 128M --bs 1M --direct >/results/write.out
+rl-dd read /dev/ubda --size 128M --bs 1M --direct >/results/read.out
+JOB
+cat >"$out/rand.sh" <<'JOB'
+set -eu
+umount /mnt/ext4
+start=$(cut -d' ' -f1 /proc/uptime)
+# 200 writes of 4 KiB at scattered 4 KiB-aligned offsets of the 2 GiB disk
+awk 'BEGIN { srand(7); for (i = 0; i < 200; i++) print int(rand() * 500000) }' |
+while read -r block; do
+	dd if=/dev/zero of=/dev/ubda bs=4k count=1 seek="$block" oflag=direct conv=notrunc 2>/dev/null
+done
+end=$(cut -d' ' -f1 /proc/uptime)
+echo "ios=200 seconds=$(echo "$start $end" | awk '{ print $2 - $1 }')" >/results/rand.out
+JOB
+cat >"$out/usb200.sh" <<'JOB'
+set -eu
+rl-dd write /mnt/ext4/f --size 200M --bs 1M --fsync >/results/write.out
+JOB
+
+boot() { # NAME PROFILE JOB
+	"$RL_TOP/scripts/run.sh" --out "$out/$1" --time-travel --mem 512M --timeout 600 \
+		--disk "ext4:$2" --job "$out/$3" >/dev/null ||
+		die "benchmark run $1 failed: $(head -1 "$out/$1/status")"
+}
+val() { sed -n "s/.*$2=\([0-9.]*\).*/\1/p" "$1" | head -1; }
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1000 }'; }
+
+echo "| profile | configured write / read | achieved write / read (1 MiB O_DIRECT) | error |"
+echo "|---|---|---|---|"
+for p in usb-stick hdd ssd; do
+	boot "seq-$p" "$p" seq.sh
+	params=$(disk_model "$p")
+	wbw=$(val <(echo "$params") wbw)
+	rbw=$(val <(echo "$params") rbw)
+	w=$(val "$out/seq-$p/write.out" mbps)
+	r=$(val "$out/seq-$p/read.out" mbps)
+	err=$(awk -v w="$w" -v r="$r" -v cw="$wbw" -v cr="$rbw" \
+		'BEGIN { printf "%+.1f%% / %+.1f%%", (w * 1000 / cw - 1) * 100, (r * 1000 / cr - 1) * 100 }')
+	echo "| $p | $(mb "$wbw") / $(mb "$rbw") MB/s | $w / $r MB/s | $err |"
+done
+echo
+boot rand-hdd hdd rand.sh
+secs=$(val "$out/rand-hdd/rand.out" seconds)
+awk -v s="$secs" 'BEGIN {
+	want = 1 / (0.008 + 4096 / 95e6); got = 200 / s
+	printf "hdd 4 KiB random writes: %.1f IOPS, model 1/(seek + 4K/bw) = %.1f IOPS (%+.1f%%)\n", got, want, (got / want - 1) * 100 }'
+boot rand-hdd-again hdd rand.sh
+echo "same random run twice: $(val "$out/rand-hdd/rand.out" seconds) s and $(val "$out/rand-hdd-again/rand.out" seconds) s simulated"
+boot usb200 usb-stick usb200.sh
+echo "200 MB write + fsync to usb-stick: $(val "$out/usb200/write.out" seconds) s simulated, $(val "$out/usb200/status" wall_seconds) s wall"
