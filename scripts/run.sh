@@ -29,7 +29,9 @@ usage: scripts/run.sh [options] [--] [guest command...]
   --mem SIZE           guest memory, e.g. 512M (default: 512M)
   --timeout SECONDS    kill the guest after this long (default: 300)
   --out DIR            run folder (default: results/runs/<time>-<pid>)
-  --time-travel        boot in UML time-travel mode (idle time is skipped)
+  --time-travel[=inf-cpu]
+                       boot in UML time-travel mode: idle time is skipped;
+                       with inf-cpu, CPU work takes no simulated time either
   --append ARG         extra kernel command line argument; repeatable
   --job FILE           run this shell script in the guest
   --interactive        a shell in the guest on this terminal
@@ -64,7 +66,9 @@ while [ $# -gt 0 ]; do
 	--mem) need_arg "$@"; mem=$2; shift 2 ;;
 	--timeout) need_arg "$@"; timeout=$2; shift 2 ;;
 	--out) need_arg "$@"; out=$2; shift 2 ;;
-	--time-travel) time_travel=1; shift ;;
+	--time-travel) time_travel=basic; shift ;;
+	--time-travel=inf-cpu) time_travel=inf-cpu; shift ;;
+	--time-travel=*) die "unknown time-travel mode '${1#--time-travel=}' (valid: --time-travel, --time-travel=inf-cpu)" ;;
 	--append) need_arg "$@"; extra_args="$extra_args $2"; shift 2 ;;
 	--job) need_arg "$@"; job_file=$2; shift 2 ;;
 	--interactive) interactive=1; shift ;;
@@ -152,7 +156,10 @@ if [ "$interactive" = 1 ]; then
 else
 	args="$args con0=null,fd:1 con=null"
 fi
-[ "$time_travel" = 0 ] || args="$args time-travel"
+case "$time_travel" in
+basic) args="$args time-travel" ;;
+inf-cpu) args="$args time-travel=inf-cpu" ;;
+esac
 guest_disks=""
 ubd=0
 letters=abcdefghijklmnop
