@@ -48,7 +48,8 @@ LX_BROKEN_ON_UML = {
     "lx-interruptlist": "expects x86 irq_stat.__nmi_count, which UML lacks",
     "lx-stack_depot_lookup / lx-dump-page-owner": "no STACKDEPOT / PAGE_OWNER in this config",
     "lx-fdtdump / lx-clk-summary / lx-genpd-summary": "no device tree, clocks or power domains",
-    "$lx_per_cpu(var)": "cannot find the current CPU on UML: give it, $lx_per_cpu(\"var\", 0)",
+    "$lx_per_cpu(var)": "cannot find the current CPU on UML: give it, $lx_per_cpu(var, 0) "
+    "(var unquoted), or use the variable itself (one CPU, !SMP)",
 }
 
 _setup_done = False
@@ -1024,7 +1025,7 @@ class RlHelp(gdb.Command):
             "lx- helpers that work on this UML kernel: lx-ps lx-dmesg lx-version lx-cmdline\n"
             "  lx-mounts lx-cpus lx-timerlist lx-configdump lx-device-list-bus\n"
             "  lx-device-list-class lx-list-check lx-lsmod, $lx_current() $lx_task_by_pid(N)\n"
-            "  $lx_thread_info(t) $container_of(p, \"type\", \"field\") $lx_per_cpu(\"v\", 0)\n"
+            "  $lx_thread_info(t) $container_of(p, \"type\", \"field\") $lx_per_cpu(var, 0)\n"
             "lx- helpers that do not:\n")
         for k, v in LX_BROKEN_ON_UML.items():
             gdb.write("  %s: %s\n" % (k, v))
