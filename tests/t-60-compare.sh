@@ -1,0 +1,51 @@
+# shellcheck shell=bash
+# The main job on a reduced matrix: every scenario on ext4, patched and
+# vanilla, with the scenarios' own (small) sizes.  Every run completes, its
+# summary parses, the trace accounts for every counted reclaim sleep, and
+# the report is generated.
+
+compare_run() {
+	local m=$TEST_TMP/compare
+	if [ ! -f "$m/report.md" ]; then
+		"$RL_TOP/scripts/compare.sh" --scenario all --fs ext4 --modes patched,vanilla \
+			--results "$m" >"$TEST_TMP/compare.log" 2>&1 || true
+	fi
+	echo "$m"
+}
+
+t_compare_every_scenario_completes() {
+	local m r n=0
+	m=$(compare_run)
+	tail -3 "$TEST_TMP/compare.log"
+	for r in "$m"/runs/*; do
+		n=$((n + 1))
+		[ "$(head -1 "$r/status")" = ok ] || fail "$(basename "$r"): $(head -1 "$r/status")"
+		[ -s "$r/summary.tsv" ] || fail "$(basename "$r"): no summary"
+		awk -F'\t' 'NF != 8 { exit 1 }' "$r/summary.tsv" || fail "$(basename "$r"): malformed summary row"
+		grep -q $'\twaits.events\t' "$r/summary.tsv" || fail "$(basename "$r"): no waits.events"
+	done
+	[ "$n" = $((2 * $(ls "$RL_TOP"/rootfs/scenarios/*.scn | wc -l))) ] || fail "$n runs, expected 2 per scenario"
+}
+
+# Trace events == class counters (throttle sleeps) + folio writeback waits.
+t_compare_trace_matches_counters() {
+	local m r events counted
+	m=$(compare_run)
+	for r in "$m"/runs/*; do
+		[ "$(cat "$r/trace.txt.overrun")" = 0 ] || continue
+		events=$(awk -F'\t' '$7 == "waits.events" { print $8 }' "$r/summary.tsv")
+		counted=$(awk -F'\t' '$7 ~ /^counter\.nr_(reclaim_throttle_(clean|kswapd|recent_write|write)|reclaim_wait_writeback|migrate_wait_writeback)$/ { s += $8 } END { print s + 0 }' "$r/summary.tsv")
+		echo "$(basename "$r"): trace $events, counters $counted"
+		[ "$events" = "$counted" ] || fail "$(basename "$r"): $events trace events but $counted counted sleeps"
+	done
+}
+
+t_compare_report_generated() {
+	local m s
+	m=$(compare_run)
+	[ -s "$m/report.md" ] || fail "no report.md"
+	for s in $(cd "$RL_TOP/rootfs/scenarios" && ls | sed 's/\.scn$//'); do
+		grep -q "^## $s:" "$m/report.md" || fail "scenario $s missing from the report"
+	done
+	ls "$m"/plots/*.svg >/dev/null || fail "no plots"
+}
