@@ -24,7 +24,7 @@ t_compare_every_scenario_completes() {
 		awk -F'\t' 'NF != 8 { exit 1 }' "$r/summary.tsv" || fail "$(basename "$r"): malformed summary row"
 		grep -q $'\twaits.events\t' "$r/summary.tsv" || fail "$(basename "$r"): no waits.events"
 	done
-	[ "$n" = $((2 * $(ls "$RL_TOP"/rootfs/scenarios/*.scn | wc -l))) ] || fail "$n runs, expected 2 per scenario"
+	[ "$n" = $((2 * $(rl_scenarios | wc -w))) ] || fail "$n runs, expected 2 per scenario"
 }
 
 # Trace events == class counters (throttle sleeps) + folio writeback waits.
@@ -44,7 +44,7 @@ t_compare_report_generated() {
 	local m s
 	m=$(compare_run)
 	[ -s "$m/report.md" ] || fail "no report.md"
-	for s in $(cd "$RL_TOP/rootfs/scenarios" && ls | sed 's/\.scn$//'); do
+	for s in $(rl_scenarios); do
 		grep -q "^## $s:" "$m/report.md" || fail "scenario $s missing from the report"
 	done
 	ls "$m"/plots/*.svg >/dev/null || fail "no plots"
