@@ -34,45 +34,6 @@ const char dd_usage[] =
 	"Exit status: 0 done, 1 runtime error (or verify interrupted), 2 bad usage,\n"
 	"3 verify found bad chunks.\n";
 
-enum dd_size_err dd_parse_size(const char *s, uint64_t *out)
-{
-	uint64_t v = 0, mult = 1;
-	const char *p = s;
-
-	/* strtoull would accept spaces and a minus sign; we do not. */
-	if (!s || !isdigit((unsigned char)*p))
-		return DD_SIZE_GARBAGE;
-	for (; isdigit((unsigned char)*p); p++) {
-		unsigned int d = (unsigned int)(*p - '0');
-
-		if (v > ((uint64_t)INT64_MAX - d) / 10)
-			return DD_SIZE_OVERFLOW;
-		v = v * 10 + d;
-	}
-	switch (*p) {
-	case 'k': case 'K':
-		mult = 1ULL << 10;
-		p++;
-		break;
-	case 'm': case 'M':
-		mult = 1ULL << 20;
-		p++;
-		break;
-	case 'g': case 'G':
-		mult = 1ULL << 30;
-		p++;
-		break;
-	}
-	if (*p)
-		return DD_SIZE_GARBAGE;
-	if (v > (uint64_t)INT64_MAX / mult)
-		return DD_SIZE_OVERFLOW;
-	if (!v)
-		return DD_SIZE_ZERO;
-	*out = v * mult;
-	return DD_SIZE_OK;
-}
-
 /* ---- option parsing ---- */
 
 #define OP_W (1u << DD_WRITE)
@@ -150,17 +111,12 @@ static const struct dd_optdef *find_opt(const char *name, enum dd_op op,
 static bool parse_size_opt(struct dd_parse_state *st, const char *what,
 			   const char *val, uint64_t *out)
 {
-	static const char *const why[] = {
-		[DD_SIZE_GARBAGE] = "not a size",
-		[DD_SIZE_OVERFLOW] = "too large",
-		[DD_SIZE_ZERO] = "must not be zero",
-	};
-	enum dd_size_err e = dd_parse_size(val, out);
+	enum rl_size_err e = rl_parse_size(val, out);
 
-	if (e == DD_SIZE_OK)
+	if (e == RL_SIZE_OK)
 		return true;
-	return fail(st, "bad %s '%s': %s (valid: bytes, or a number with suffix k, M, G)",
-		    what, val, why[e]);
+	return fail(st, "bad %s '%s': %s (valid: " RL_SIZE_FORMS ")",
+		    what, val, rl_size_strerror(e));
 }
 
 static bool parse_u64(const char *s, uint64_t *out)

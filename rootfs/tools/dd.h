@@ -14,20 +14,12 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "size.h"
+
 /* Content is a function of (seed, 4 KiB chunk index, position in chunk). */
 #define DD_CHUNK 4096
 #define DD_DEFAULT_BS (64 * 1024)
 #define DD_MAX_BS (1ULL << 30)
-
-enum dd_size_err {
-	DD_SIZE_OK = 0,
-	DD_SIZE_GARBAGE,	/* empty, sign, junk after the number, bad suffix */
-	DD_SIZE_OVERFLOW,	/* does not fit an off_t */
-	DD_SIZE_ZERO,
-};
-
-/* Parse "123", "4k", "16M", "6G" (powers of 1024) into bytes. */
-enum dd_size_err dd_parse_size(const char *s, uint64_t *out);
 
 enum dd_op { DD_WRITE, DD_READ, DD_VERIFY, DD_SPARSE };
 

@@ -28,45 +28,6 @@ const char um_usage[] =
 	"  op=usemem bytes= passes= touched= seconds= mbps= majflt= minflt=\n"
 	"Exit status: 0 done, 1 runtime error, 2 bad usage.\n";
 
-enum um_size_err um_parse_size(const char *s, uint64_t *out)
-{
-	uint64_t v = 0, mult = 1;
-	const char *p = s;
-
-	/* strtoull would accept spaces and a minus sign; we do not. */
-	if (!s || !isdigit((unsigned char)*p))
-		return UM_SIZE_GARBAGE;
-	for (; isdigit((unsigned char)*p); p++) {
-		unsigned int d = (unsigned int)(*p - '0');
-
-		if (v > ((uint64_t)INT64_MAX - d) / 10)
-			return UM_SIZE_OVERFLOW;
-		v = v * 10 + d;
-	}
-	switch (*p) {
-	case 'k': case 'K':
-		mult = 1ULL << 10;
-		p++;
-		break;
-	case 'm': case 'M':
-		mult = 1ULL << 20;
-		p++;
-		break;
-	case 'g': case 'G':
-		mult = 1ULL << 30;
-		p++;
-		break;
-	}
-	if (*p)
-		return UM_SIZE_GARBAGE;
-	if (v > (uint64_t)INT64_MAX / mult)
-		return UM_SIZE_OVERFLOW;
-	if (!v)
-		return UM_SIZE_ZERO;
-	*out = v * mult;
-	return UM_SIZE_OK;
-}
-
 static bool parse_u64(const char *s, uint64_t *out)
 {
 	uint64_t v = 0;
@@ -103,28 +64,15 @@ static bool parse_hold(const char *s, double *out)
 	return true;
 }
 
-static const char *size_err_text(enum um_size_err e)
-{
-	switch (e) {
-	case UM_SIZE_OVERFLOW:
-		return "too large";
-	case UM_SIZE_ZERO:
-		return "must not be zero";
-	default:
-		return "not a size";
-	}
-}
-
 static bool set_size(const char *what, const char *val, uint64_t *out,
 		     char *err, size_t errlen)
 {
-	enum um_size_err e = um_parse_size(val, out);
+	enum rl_size_err e = rl_parse_size(val, out);
 
-	if (e == UM_SIZE_OK)
+	if (e == RL_SIZE_OK)
 		return true;
-	snprintf(err, errlen,
-		 "bad %s '%s': %s (valid: bytes, or a number with suffix k, M, G)",
-		 what, val, size_err_text(e));
+	snprintf(err, errlen, "bad %s '%s': %s (valid: " RL_SIZE_FORMS ")",
+		 what, val, rl_size_strerror(e));
 	return false;
 }
 

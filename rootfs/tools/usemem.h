@@ -11,15 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum um_size_err {
-	UM_SIZE_OK = 0,
-	UM_SIZE_GARBAGE,	/* empty, sign, junk after the number, bad suffix */
-	UM_SIZE_OVERFLOW,	/* does not fit an off_t */
-	UM_SIZE_ZERO,
-};
-
-/* Parse "123", "4k", "16M", "6G" (powers of 1024) into bytes. */
-enum um_size_err um_parse_size(const char *s, uint64_t *out);
+#include "size.h"
 
 enum um_touch {
 	UM_TOUCH_SEQ,

@@ -10,33 +10,6 @@
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-static void test_parse_size(void)
-{
-	uint64_t v = 0;
-
-	CHECK_EQ_INT(dd_parse_size("1", &v), DD_SIZE_OK);
-	CHECK_EQ_INT(v, 1);
-	CHECK_EQ_INT(dd_parse_size("64k", &v), DD_SIZE_OK);
-	CHECK_EQ_INT(v, 65536);
-	CHECK_EQ_INT(dd_parse_size("256M", &v), DD_SIZE_OK);
-	CHECK_EQ_INT(v, 256ULL << 20);
-	CHECK_EQ_INT(dd_parse_size("2G", &v), DD_SIZE_OK);
-	CHECK_EQ_INT(v, 2ULL << 30);
-	CHECK_EQ_INT(dd_parse_size("9223372036854775807", &v), DD_SIZE_OK);
-	CHECK_EQ_INT(v, INT64_MAX);
-	CHECK_EQ_INT(dd_parse_size("9223372036854775808", &v), DD_SIZE_OVERFLOW);
-	CHECK_EQ_INT(dd_parse_size("9007199254740992k", &v), DD_SIZE_OVERFLOW);
-	CHECK_EQ_INT(dd_parse_size("0", &v), DD_SIZE_ZERO);
-	CHECK_EQ_INT(dd_parse_size("000k", &v), DD_SIZE_ZERO);
-	CHECK_EQ_INT(dd_parse_size("", &v), DD_SIZE_GARBAGE);
-	CHECK_EQ_INT(dd_parse_size("k", &v), DD_SIZE_GARBAGE);
-	CHECK_EQ_INT(dd_parse_size("+4k", &v), DD_SIZE_GARBAGE);
-	CHECK_EQ_INT(dd_parse_size("4 k", &v), DD_SIZE_GARBAGE);
-	CHECK_EQ_INT(dd_parse_size("4KiB", &v), DD_SIZE_GARBAGE);
-	CHECK_EQ_INT(dd_parse_size("0x10", &v), DD_SIZE_GARBAGE);
-	CHECK_EQ_INT(v, INT64_MAX);	/* untouched on error */
-}
-
 static void test_args_valid(void)
 {
 	char *w[] = { "rl-dd", "write", "/tmp/f", "--size", "1G", "--bs=1M",
@@ -466,7 +439,6 @@ static void test_format_result(void)
 
 int main(void)
 {
-	RUN(test_parse_size);
 	RUN(test_args_valid);
 	RUN(test_args_errors);
 	RUN(test_pattern_regenerates);

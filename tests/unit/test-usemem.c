@@ -8,36 +8,6 @@
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-static void test_parse_size(void)
-{
-	uint64_t v = 0;
-
-	CHECK_EQ_INT(um_parse_size("4096", &v), UM_SIZE_OK);
-	CHECK_EQ_INT(v, 4096);
-	CHECK_EQ_INT(um_parse_size("4k", &v), UM_SIZE_OK);
-	CHECK_EQ_INT(v, 4096);
-	CHECK_EQ_INT(um_parse_size("16M", &v), UM_SIZE_OK);
-	CHECK_EQ_INT(v, 16ULL << 20);
-	CHECK_EQ_INT(um_parse_size("6G", &v), UM_SIZE_OK);
-	CHECK_EQ_INT(v, 6ULL << 30);
-	CHECK_EQ_INT(um_parse_size("1g", &v), UM_SIZE_OK);
-	CHECK_EQ_INT(v, 1ULL << 30);
-	/* Largest off_t in G is accepted, one more is not. */
-	CHECK_EQ_INT(um_parse_size("8589934591G", &v), UM_SIZE_OK);
-	CHECK_EQ_INT(um_parse_size("8589934592G", &v), UM_SIZE_OVERFLOW);
-	CHECK_EQ_INT(um_parse_size("99999999999999999999", &v), UM_SIZE_OVERFLOW);
-	CHECK_EQ_INT(um_parse_size("0", &v), UM_SIZE_ZERO);
-	CHECK_EQ_INT(um_parse_size("0M", &v), UM_SIZE_ZERO);
-	CHECK_EQ_INT(um_parse_size("", &v), UM_SIZE_GARBAGE);
-	CHECK_EQ_INT(um_parse_size("M", &v), UM_SIZE_GARBAGE);
-	CHECK_EQ_INT(um_parse_size("-1", &v), UM_SIZE_GARBAGE);
-	CHECK_EQ_INT(um_parse_size(" 1", &v), UM_SIZE_GARBAGE);
-	CHECK_EQ_INT(um_parse_size("1.5G", &v), UM_SIZE_GARBAGE);
-	CHECK_EQ_INT(um_parse_size("1T", &v), UM_SIZE_GARBAGE);
-	CHECK_EQ_INT(um_parse_size("1kk", &v), UM_SIZE_GARBAGE);
-	CHECK_EQ_INT(um_parse_size("12x", &v), UM_SIZE_GARBAGE);
-}
-
 static void test_args_valid(void)
 {
 	char *a1[] = { "rl-usemem", "6G" };
@@ -296,7 +266,6 @@ static void test_format_result(void)
 
 int main(void)
 {
-	RUN(test_parse_size);
 	RUN(test_args_valid);
 	RUN(test_args_errors);
 	RUN(test_perm_is_permutation);
