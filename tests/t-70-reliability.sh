@@ -60,3 +60,14 @@ t_compare_bad_input() {
 		[ ! -e "$TEST_TMP/bad-matrix" ] || fail "'$args' created a results folder"
 	done
 }
+
+# A kernel report in the console fails the run and is extracted; the
+# guest injects one through /dev/kmsg (UML has no sysrq to crash with).
+t_splat_in_console_is_reported() {
+	local run=$TEST_TMP/splat rc=0
+	guest "$run" -- 'echo "<4>WARNING: CPU: 0 PID: 1 at mm/vmscan.c:1 reclaimlab_test_splat" >/dev/kmsg' || rc=$?
+	[ "$rc" != 0 ] || fail "a run with a WARNING in its console exited 0"
+	expect_match "$run/status" '^splat$'
+	expect_match "$run/splats" 'WARNING: CPU: 0 PID: 1 at mm/vmscan.c:1 reclaimlab_test_splat'
+	expect_match "$run/status" '^splats=1$'
+}
