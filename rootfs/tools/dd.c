@@ -119,25 +119,6 @@ static bool parse_size_opt(struct dd_parse_state *st, const char *what,
 		    what, val, rl_size_strerror(e));
 }
 
-static bool parse_u64(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!isdigit((unsigned char)*s))
-		return false;
-	for (; isdigit((unsigned char)*s); s++) {
-		unsigned int d = (unsigned int)(*s - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	if (*s)
-		return false;
-	*out = v;
-	return true;
-}
-
 static bool parse_rate(const char *s, double *out)
 {
 	char *end;
@@ -174,7 +155,7 @@ static bool apply_opt(const struct dd_optdef *d, const char *val,
 		return true;
 	}
 	if (!strcmp(n, "--seed")) {
-		if (!parse_u64(val, &o->seed))
+		if (!rl_parse_u64(val, &o->seed))
 			return fail(st, "bad --seed '%s' (valid: unsigned 64-bit integer)", val);
 		return true;
 	}

@@ -59,3 +59,22 @@ const char *rl_size_strerror(enum rl_size_err e)
 	}
 	return "not a size";
 }
+
+bool rl_parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned int d = (unsigned int)(*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	if (*s)
+		return false;
+	*out = v;
+	return true;
+}

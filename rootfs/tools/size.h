@@ -6,6 +6,7 @@
 #ifndef RECLAIMLAB_SIZE_H
 #define RECLAIMLAB_SIZE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum rl_size_err {
@@ -23,5 +24,8 @@ enum rl_size_err rl_parse_size(const char *s, uint64_t *out);
 
 /* "not a size", "too large" or "must not be zero". */
 const char *rl_size_strerror(enum rl_size_err e);
+
+/* A plain unsigned decimal number, no sign, no suffix; false if not. */
+bool rl_parse_u64(const char *s, uint64_t *out);
 
 #endif

@@ -28,25 +28,6 @@ const char um_usage[] =
 	"  op=usemem bytes= passes= touched= seconds= mbps= majflt= minflt=\n"
 	"Exit status: 0 done, 1 runtime error, 2 bad usage.\n";
 
-static bool parse_u64(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!isdigit((unsigned char)*s))
-		return false;
-	for (; isdigit((unsigned char)*s); s++) {
-		unsigned int d = (unsigned int)(*s - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	if (*s)
-		return false;
-	*out = v;
-	return true;
-}
-
 static bool parse_hold(const char *s, double *out)
 {
 	char *end;
@@ -114,7 +95,7 @@ static bool apply_opt(const char *name, const char *val, struct um_opts *o,
 			return false;
 		}
 	} else if (!strcmp(name, "--passes")) {
-		if (!parse_u64(val, &o->passes)) {
+		if (!rl_parse_u64(val, &o->passes)) {
 			snprintf(err, errlen,
 				 "bad --passes '%s' (valid: integer >= 0, 0 = until SIGTERM)",
 				 val);
@@ -135,7 +116,7 @@ static bool apply_opt(const char *name, const char *val, struct um_opts *o,
 		st->have_step = true;
 		st->step_arg = val;
 	} else if (!strcmp(name, "--seed")) {
-		if (!parse_u64(val, &o->seed)) {
+		if (!rl_parse_u64(val, &o->seed)) {
 			snprintf(err, errlen,
 				 "bad --seed '%s' (valid: unsigned 64-bit integer)", val);
 			return false;

@@ -77,8 +77,24 @@ static void test_size_strerror(void)
 	CHECK_STR(RL_SIZE_FORMS, "bytes, or a number with suffix k, M, G");
 }
 
+static void test_parse_u64(void)
+{
+	uint64_t v = 7;
+
+	CHECK(rl_parse_u64("0", &v) && v == 0);
+	CHECK(rl_parse_u64("18446744073709551615", &v) && v == UINT64_MAX);
+	v = 7;
+	CHECK(!rl_parse_u64("18446744073709551616", &v));
+	CHECK(!rl_parse_u64("", &v));
+	CHECK(!rl_parse_u64("-1", &v));
+	CHECK(!rl_parse_u64("12k", &v));
+	CHECK(!rl_parse_u64(" 1", &v));
+	CHECK_EQ_INT(v, 7);
+}
+
 int main(void)
 {
+	RUN(test_parse_u64);
 	RUN(test_parse_size_valid);
 	RUN(test_parse_size_overflow);
 	RUN(test_parse_size_errors);
