@@ -22,6 +22,19 @@ guest() {
 	"$RL_TOP/scripts/run.sh" --out "$out" --timeout "${GUEST_TIMEOUT:-120}" "$@"
 }
 
+# shared_run NAME GUEST-OPTIONS... <JOB: one guest run that several tests
+# of a file read; the first caller boots it, every caller gets its folder.
+shared_run() {
+	local run=$TEST_TMP/$1
+	shift
+	if [ ! -f "$run/status" ]; then
+		cat >"$run.job.sh"
+		guest "$run" "$@" --job "$run.job.sh" >/dev/null || true
+	fi
+	expect_match "$run/status" '^ok$' "${run##*/} run status"
+	echo "$run"
+}
+
 # An unprivileged account for the tests that prove reclaimlab needs no root.
 UNPRIV_USER=reclaimlab-test
 unprivileged() {

@@ -5,9 +5,9 @@
 
 # One guest run shared by the tests below.
 observability_run() {
-	local run=$TEST_TMP/observe
-	if [ ! -f "$run/status" ]; then
-		cat >"$TEST_TMP/observe-job.sh" <<'JOB'
+	# 1G: the global dirty limit must exceed the memcg limit, so the memcg
+	# fills with dirty pages and reclaim has to wait for the slow disk.
+	shared_run observe --time-travel --mem 1G --disk ext4:usb-stick <<'JOB'
 set -eu
 . /reclaimlab/bin/rl-lib.sh
 rl_counters_reset
@@ -27,13 +27,6 @@ else
 	echo refused >/results/write5
 fi
 JOB
-		# 1G: the global dirty limit must exceed the memcg limit, so the memcg
-		# fills with dirty pages and reclaim has to wait for the slow disk.
-		guest "$run" --time-travel --mem 1G --disk ext4:usb-stick \
-			--job "$TEST_TMP/observe-job.sh" >/dev/null || true
-	fi
-	expect_match "$run/status" '^ok$' "observability run status"
-	echo "$run"
 }
 
 counter() { # FILE NAME

@@ -4,9 +4,7 @@
 # and the data is intact; with vm.pageout_work=0 none is queued.
 
 pageout_run() {
-	local run=$TEST_TMP/pageout
-	if [ ! -f "$run/status" ]; then
-		cat >"$TEST_TMP/pageout-job.sh" <<'JOB'
+	shared_run pageout --time-travel --mem 1G --disk ext4:hdd <<'JOB'
 set -eu
 . /reclaimlab/bin/rl-lib.sh
 cg=$(rl_memcg_create writer 48M v1)
@@ -23,11 +21,6 @@ for knob in 1 0; do
 	rl_verify_after_remount /mnt/ext4/f$knob 128M $knob
 done
 JOB
-		guest "$run" --time-travel --mem 1G --disk ext4:hdd \
-			--job "$TEST_TMP/pageout-job.sh" >/dev/null || true
-	fi
-	expect_match "$run/status" '^ok$' "pageout run status"
-	echo "$run"
 }
 
 t_pageout_works_queued_and_run() {

@@ -3,9 +3,7 @@
 # vm.reclaim_plug switch, each run with both knob settings in one guest.
 
 dirty_run() {
-	local run=$TEST_TMP/dirty
-	if [ ! -f "$run/status" ]; then
-		cat >"$TEST_TMP/dirty-job.sh" <<'JOB'
+	shared_run dirty --time-travel --mem 1G --disk ext4:usb-stick <<'JOB'
 set -eu
 . /reclaimlab/bin/rl-lib.sh
 cg=$(rl_memcg_create writer 48M v2)
@@ -23,11 +21,6 @@ for knob in 1 0; do
 	sync
 done
 JOB
-		guest "$run" --time-travel --mem 1G --disk ext4:usb-stick \
-			--job "$TEST_TMP/dirty-job.sh" >/dev/null || true
-	fi
-	expect_match "$run/status" '^ok$' "dirty throttle run status"
-	echo "$run"
 }
 
 # The writer is throttled in reclaim with the knob on.  Whether it also
