@@ -10,7 +10,9 @@
 #   console.log   everything the kernel and the guest printed
 #   guest.log     the job's own output (also in console.log)
 #   exit-status   the job's exit status, written by the guest
-#   splats        kernel BUG/WARNING/Oops/... lines found in console.log
+#   splats        one "KIND: TITLE" line per kernel splat in console.log
+#                 (oops, bug, warning, kasan, lockdep, hung_task, panic, ...)
+#   splats.txt    the whole report of each splat, if there were any
 #   status        written last: "ok", "failed", "hung", "crashed",
 #                 "splat" or "interrupted", then key=value facts
 set -eu
@@ -84,7 +86,9 @@ done
 # --- validate everything before anything starts ---
 [ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
 [ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
+[ -x "$RL_SPLATS" ] || die "$RL_SPLATS not found; build it with 'make rootfs'"
 [[ "$mem" =~ ^[0-9]+[KMG]$ ]] || die "bad --mem '$mem' (use a size like 512M or 1G)"
+check_guest_mem "$mem"
 if ! [[ "$timeout" =~ ^[1-9][0-9]*$ ]]; then
 	die "bad --timeout '$timeout' (use a positive number of seconds)"
 fi
@@ -111,8 +115,15 @@ fi
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 	die "run folder '$out' exists and is not empty; results are never overwritten"
 fi
+created_out=0
+[ -e "$out" ] || created_out=1
 mkdir -p "$out" 2>/dev/null || die "cannot create run folder '$out'"
 [ -w "$out" ] || die "run folder '$out' is not writable"
+out_free=$(avail_bytes "$out")
+if [ "${out_free:-0}" -lt "$(size_bytes "$RL_MIN_FREE")" ]; then
+	[ "$created_out" = 0 ] || rmdir "$out" 2>/dev/null || true
+	die "the filesystem of run folder '$out' has $(human_size "${out_free:-0}") free, less than the $RL_MIN_FREE a run needs (RL_MIN_FREE)"
+fi
 out=$(cd "$out" && pwd)
 case "$out" in
 *[,\ ]*) die "run folder '$out' contains a comma or space, which hostfs cannot mount" ;;
@@ -229,8 +240,11 @@ fi
 wall=$(echo "$(date +%s.%N) - $start" | bc)
 
 # --- evaluate: the job's status file, then the console ---
-grep -E 'BUG:|Oops|WARNING:|Kernel panic|general protection fault|KASAN:|UBSAN:|possible circular locking|possible recursive locking|blocked for more than [0-9]+ seconds|kernel BUG at' \
-	"$out/console.log" >"$out/splats" 2>/dev/null || true
+# splats: "KIND: TITLE" a line; splats.txt: each whole report
+"$RL_SPLATS" --excerpts "$out/splats.txt" "$out/console.log" >"$out/splats" 2>"$out/splats.err" ||
+	note "could not scan the console log for kernel splats: $(cat "$out/splats.err")"
+[ -s "$out/splats.err" ] || rm -f "$out/splats.err"
+[ -s "$out/splats.txt" ] || rm -f "$out/splats.txt"
 oom_kills=$(grep -c 'Out of memory\|oom-kill:' "$out/console.log" 2>/dev/null || true)
 rc=0
 if [ "$status" = hung ]; then
@@ -250,21 +264,31 @@ else
 	status=crashed
 	rc=125
 fi
-{
+# A host disk that filled up during the run: say so, the results are cut.
+disk_full=0
+[ "$(avail_bytes "$out")" -ge $((1 << 20)) ] || disk_full=1
+if ! {
 	echo "$status"
 	echo "run=$run_id"
 	echo "exit_status=$rc"
 	echo "wall_seconds=$wall"
 	echo "simulated_seconds=$(cat "$out/guest-uptime" 2>/dev/null || echo unknown)"
 	echo "splats=$(wc -l <"$out/splats")"
+	echo "splat_kinds=$(cut -d: -f1 "$out/splats" | sort | uniq -c | awk '{ printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $1 }')"
 	echo "oom_kills=${oom_kills:-0}"
-} >"$out/status.tmp"
-mv "$out/status.tmp" "$out/status"
+	[ "$disk_full" = 0 ] || echo "host_disk_full=1"
+} >"$out/status.tmp" 2>/dev/null || ! mv "$out/status.tmp" "$out/status"; then
+	[ "$disk_full" = 1 ] || die "cannot write $out/status"
+	die "host disk full: the filesystem of '$out' has no space left; this run ($status) is incomplete and its status file could not be written"
+fi
+[ "$disk_full" = 0 ] ||
+	note "host disk full: the filesystem of '$out' ran out of space during the run; its results are incomplete"
+first_splat=$(head -1 "$out/splats" 2>/dev/null || true)
 case "$status" in
 ok) ;;
 hung) note "guest hung: killed after ${timeout}s; console log: $out/console.log" ;;
-crashed) note "guest stopped without reporting a result; console log: $out/console.log" ;;
-splat) note "kernel reported problems (see $out/splats): $(head -1 "$out/splats")" ;;
+crashed) note "guest stopped without reporting a result; console log: $out/console.log${first_splat:+; first splat: $first_splat}" ;;
+splat) note "kernel reported problems (see $out/splats.txt): $first_splat" ;;
 failed) note "guest command failed with status $rc; output: $out/guest.log" ;;
 esac
 exit "$rc"

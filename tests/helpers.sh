@@ -12,7 +12,7 @@ fail() {
 
 # expect_match FILE REGEX [what]: the file has a line matching REGEX
 expect_match() {
-	grep -qE "$2" "$1" || fail "${3:-$1} does not match /$2/; it has: $(head -c 600 "$1")"
+	grep -qE -e "$2" "$1" || fail "${3:-$1} does not match /$2/; it has: $(head -c 600 "$1")"
 }
 
 # guest RUNDIR [run.sh options] -- COMMAND: one boot; returns run.sh's status
