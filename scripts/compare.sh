@@ -105,6 +105,59 @@ for kv in $sets; do
 	done
 done
 [ -x "$RL_KERNEL" ] || die "kernel $RL_KERNEL not found; build it with 'make'"
+
+# scenario_param SCENARIO KEY: the --set value, else the scenario file's
+scenario_param() {
+	local kv v=""
+	for kv in $sets; do
+		[ "${kv%%=*}" != "$2" ] || v=${kv#*=}
+	done
+	[ -n "$v" ] || v=$(sed -n "s/^$2=//p" "$RL_TOP/rootfs/scenarios/$1.scn" | tail -1 | tr -d "\"'")
+	echo "$v"
+}
+
+# scenario_need SCENARIO DISK_USE|MEM_USE: sets need (bytes) and need_desc
+# from the scenario's SCN_* expression over its parameters; need is empty
+# if the scenario declares none.
+scenario_need() {
+	local expr name val bytes params=""
+	need="" need_desc=""
+	expr=$(scenario_setting "$1" "$2" "")
+	[ -n "$expr" ] || return 0
+	while read -r name; do
+		val=$(scenario_param "$1" "$name")
+		bytes=$(size_bytes "$val") ||
+			die "scenario $1: $name='$val' is not a size or count (use e.g. 64M, 2G or 10)"
+		expr=$(sed -E "s/\b$name\b/$bytes/g" <<<"$expr")
+		params="$params${params:+, }$name=$val"
+	done < <(grep -oE '[A-Z_][A-Z0-9_]*' <<<"$expr" | sort -u)
+	need_desc=$params
+	[[ "$(scenario_setting "$1" "$2" "")" =~ ^[A-Z_][A-Z0-9_]*$ ]] ||
+		need_desc="$(scenario_setting "$1" "$2" "") with $params"
+	need=$((expr))
+}
+
+# Sizes that cannot fit are refused before any guest starts.
+for s in $scenarios; do
+	scenario_need "$s" DISK_USE
+	for f in $filesystems; do
+		if [ -n "$need" ] && [ -f "$RL_IMAGES/$f.img" ]; then
+			have=$(stat -c %s "$RL_IMAGES/$f.img")
+			# filesystem metadata and journal take their share of the image
+			[ $((need + need / 10)) -le "$have" ] ||
+				die "scenario $s writes $(human_size "$need") ($need_desc) but the $f image holds $(human_size "$have"); use smaller sizes (valid: at most ~$(human_size $((have * 10 / 11))) in all)"
+		fi
+	done
+	runmem=${mem:-$(scenario_setting "$s" MEM 512M)}
+	check_guest_mem "$runmem"
+	scenario_need "$s" MEM_USE
+	[ -n "$need" ] || continue
+	have=$(size_bytes "$runmem")
+	[ -z "$(scenario_setting "$s" SWAP "")" ] ||
+		have=$((have + $(stat -c %s "$RL_IMAGES/swap.img" 2>/dev/null || echo 0)))
+	[ "$need" -lt "$have" ] ||
+		die "scenario $s allocates $(human_size "$need") ($need_desc) but its guest has $(human_size "$have") of memory and swap; use a smaller size or a larger --mem"
+done
 make -s -C "$RL_TOP/rootfs/tools" host-tools >/dev/null || die "cannot build the host tools"
 
 [ -n "$matrix" ] || matrix=$RL_RESULTS/compare-$(date +%Y%m%d-%H%M%S)

@@ -8,6 +8,8 @@ RL_KSRC=${RL_KSRC:-$RL_BUILD/src/linux}
 RL_KOUT=$RL_BUILD/kernel/$RL_FLAVOR
 RL_KERNEL=$RL_KOUT/linux
 RL_ROOTFS=$RL_BUILD/rootfs/rootfs.cpio
+# host-side tools, built with the rootfs
+RL_SPLATS=$RL_BUILD/unit/rl-splats
 RL_IMAGES=$RL_BUILD/images
 RL_RESULTS=${RL_RESULTS:-$RL_TOP/results}
 RL_FILESYSTEMS="ext4 xfs vfat btrfs"
@@ -102,3 +104,48 @@ scenario_setting() {
 	v=$(sed -n "s/^SCN_$2=//p" "$RL_TOP/rootfs/scenarios/$1.scn" | tail -1)
 	echo "${v:-$3}"
 }
+
+# size_bytes SIZE: "512M" -> 536870912 (K, M, G, T suffixes, powers of
+# 1024; none = bytes); fails with no output on anything else.
+size_bytes() {
+	local n=${1%[kKmMgGtT]} shift=0
+	case "$1" in
+	*[kK]) shift=10 ;;
+	*[mM]) shift=20 ;;
+	*[gG]) shift=30 ;;
+	*[tT]) shift=40 ;;
+	esac
+	[[ "$n" =~ ^[0-9]{1,12}$ ]] || return 1
+	echo $((10#$n << shift))
+}
+
+# human_size BYTES: "1.5 GiB", "200.0 MiB"
+human_size() {
+	awk -v b="$1" 'BEGIN {
+		if (b >= 2^30) printf "%.1f GiB\n", b / 2^30
+		else printf "%.1f MiB\n", b / 2^20 }'
+}
+
+# avail_bytes DIR: bytes an ordinary user may still write on DIR's filesystem
+avail_bytes() {
+	df -P -B1 "$1" 2>/dev/null | awk 'NR == 2 { print $4 }'
+}
+
+# check_guest_mem SIZE: die unless a guest of SIZE memory can run here.
+check_guest_mem() {
+	local bytes host shm=${RL_TMPDIR:-/dev/shm} shm_free
+	bytes=$(size_bytes "$1") || die "bad --mem '$1' (use a size like 512M or 1G)"
+	[ "$bytes" -ge $((64 << 20)) ] || die "--mem $1 is too small for a guest (valid: 64M or more)"
+	host=$(awk '/^MemTotal:/ { printf "%.0f\n", $2 * 1024 }' /proc/meminfo)
+	[ "$bytes" -le "$host" ] ||
+		die "--mem $1 does not fit: this host has $(human_size "$host") of memory"
+	# UML's memory is a file in TMPDIR: the guest dies of SIGBUS if it cannot grow
+	shm_free=$(avail_bytes "$shm")
+	[ -n "$shm_free" ] || die "cannot read the free space of '$shm' (set RL_TMPDIR to a writable tmpfs)"
+	[ "$bytes" -le "$shm_free" ] ||
+		die "--mem $1 does not fit: '$shm' (guest memory and disk overlays) has $(human_size "$shm_free") free; use a smaller --mem or RL_TMPDIR"
+}
+
+# Free space a run folder's filesystem must have before a guest starts:
+# console log, traces and counters of one run stay well below it.
+RL_MIN_FREE=${RL_MIN_FREE:-64M}

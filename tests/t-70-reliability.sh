@@ -61,13 +61,107 @@ t_compare_bad_input() {
 	done
 }
 
-# A kernel report in the console fails the run and is extracted; the
-# guest injects one through /dev/kmsg (UML has no sysrq to crash with).
-t_splat_in_console_is_reported() {
-	local run=$TEST_TMP/splat rc=0
-	guest "$run" -- 'echo "<4>WARNING: CPU: 0 PID: 1 at mm/vmscan.c:1 reclaimlab_test_splat" >/dev/kmsg' || rc=$?
+# A kernel WARNING fails the run; its whole report, with the backtrace, is
+# extracted.  LKDTM (CONFIG_LKDTM) provokes a real one.
+t_warning_is_reported_with_excerpt() {
+	local run=$TEST_TMP/warning rc=0
+	guest "$run" -- 'echo WARNING >/sys/kernel/debug/provoke-crash/DIRECT' || rc=$?
 	[ "$rc" != 0 ] || fail "a run with a WARNING in its console exited 0"
 	expect_match "$run/status" '^splat$'
-	expect_match "$run/splats" 'WARNING: CPU: 0 PID: 1 at mm/vmscan.c:1 reclaimlab_test_splat'
+	expect_match "$run/splats" '^warning: WARNING: CPU: 0 PID: [0-9]+ at drivers/misc/lkdtm/bugs.c'
 	expect_match "$run/status" '^splats=1$'
+	expect_match "$run/status" '^splat_kinds=warning:1$'
+	# the excerpt holds the backtrace through the trigger and the end marker
+	expect_match "$run/splats.txt" 'lkdtm_WARNING'
+	expect_match "$run/splats.txt" '---\[ end trace'
+	cat "$run/splats.txt"
+}
+
+# A guest whose kernel oopses is reported as crashed, with the oops excerpt;
+# nothing of it is left running.
+t_oops_is_reported_with_excerpt() {
+	local run=$TEST_TMP/oops rc=0
+	guest "$run" -- 'echo BUG >/sys/kernel/debug/provoke-crash/DIRECT; echo survived' 2>"$TEST_TMP/oops.err" || rc=$?
+	cat "$TEST_TMP/oops.err"
+	[ "$rc" != 0 ] || fail "a guest that hit BUG() exited 0"
+	expect_match "$run/splats" '^bug: BUG: failure at drivers/misc/lkdtm/bugs.c:[0-9]+/lkdtm_BUG'
+	expect_match "$run/splats.txt" 'lkdtm_do_action'
+	expect_match "$run/status" '^splat_kinds=bug:1$'
+	expect_match "$run/status" '^crashed$'
+	grep -q 'first splat: bug: BUG: failure at' "$TEST_TMP/oops.err" ||
+		fail "the run's message does not name the oops"
+	expect_no_uml_left oops
+	cat "$run/splats.txt"
+}
+
+# Results folders that cannot be written are refused before a guest starts.
+t_unwritable_results_folder() {
+	local ro=$TEST_TMP/readonly out
+	mkdir -p "$ro/empty"
+	chmod 555 "$ro/empty" "$ro"
+	out=$(unprivileged "$RL_TOP/scripts/run.sh" --out "$ro/new" -- true 2>&1) &&
+		fail "run.sh wrote into a read-only folder"
+	echo "$out" | grep -q "error: cannot create run folder '$ro/new'" || fail "unclear error: $out"
+	out=$(unprivileged "$RL_TOP/scripts/run.sh" --out "$ro/empty" -- true 2>&1) &&
+		fail "run.sh used an unwritable run folder"
+	echo "$out" | grep -q "error: run folder '$ro/empty' is not writable" || fail "unclear error: $out"
+	out=$(unprivileged "$RL_TOP/scripts/compare.sh" --scenario fs-completion --fs ext4 \
+		--modes patched --results "$ro/matrix" 2>&1) && fail "compare.sh wrote into a read-only folder"
+	echo "$out" | grep -q "error: cannot create results folder '$ro/matrix'" || fail "unclear error: $out"
+	[ -z "$(ls -A "$ro/empty")" ] || fail "something was written: $(ls "$ro/empty")"
+}
+
+# Sizes that cannot fit the disk image, the guest or the host are refused,
+# naming the value and the limit, before anything starts.
+t_sizes_that_do_not_fit() {
+	local out args
+	while IFS='|' read -r args want; do
+		# shellcheck disable=SC2086 # the options are split into words
+		out=$("$RL_TOP/scripts/compare.sh" $args --results "$TEST_TMP/fit" 2>&1) &&
+			fail "'$args' was accepted"
+		echo "$out" | grep -qF -e "$want" || fail "'$args': expected '$want', got: $out"
+		[ ! -e "$TEST_TMP/fit" ] || fail "'$args' created a results folder"
+	done <<'CASES'
+--scenario memcg-dd --set WRITE_SIZE=1G|scenario memcg-dd writes 4.0 GiB (4*WRITE_SIZE with WRITE_SIZE=1G) but the ext4 image holds 2.0 GiB
+--scenario kupdate-after-exit --set WRITERS=500|(WRITERS*WRITE_SIZE with WRITERS=500, WRITE_SIZE=16M)
+--scenario reclaim-plug --set USEMEM_SIZE=3G|scenario reclaim-plug allocates 3.0 GiB (USEMEM_SIZE=3G) but its guest has
+--scenario fs-completion --set WRITE_SIZE=huge|WRITE_SIZE='huge' is not a size or count
+--mem 999G|--mem 999G does not fit: this host has
+--mem 1M|--mem 1M is too small for a guest (valid: 64M or more)
+CASES
+	out=$("$RL_TOP/scripts/run.sh" --mem 999G --out "$TEST_TMP/fit-run" -- true 2>&1) && fail "--mem 999G accepted"
+	echo "$out" | grep -q "does not fit: this host has" || fail "unclear error: $out"
+	[ ! -e "$TEST_TMP/fit-run" ] || fail "--mem 999G created a run folder"
+}
+
+# A host disk too full for a run is refused before the guest starts; one
+# that fills up during a run is reported, the guest stopped, what was
+# written kept.  A small tmpfs stands for the full disk (needs root).
+t_full_host_disk() {
+	local disk=$TEST_TMP/small-disk out rc=0
+	mkdir -p "$disk"
+	if ! mount -t tmpfs -o size=8M,mode=0755 reclaimlab-full "$disk" 2>/dev/null; then
+		echo "cannot mount a small tmpfs here (not root): only the free-space check runs"
+		out=$(RL_MIN_FREE=64T "$RL_TOP/scripts/run.sh" --out "$TEST_TMP/nospace" -- true 2>&1) &&
+			fail "a run started without the free space it needs"
+		echo "$out" | grep -q "free, less than the 64T a run needs" || fail "unclear error: $out"
+		return 0
+	fi
+	(
+		trap 'umount "$disk"' EXIT
+		out=$("$RL_TOP/scripts/run.sh" --out "$disk/run1" -- true 2>&1) &&
+			fail "a run started on a disk with 8 MiB free"
+		echo "$out" | grep -q "error: the filesystem of run folder '$disk/run1' has 8.0 MiB free, less than the 64M a run needs" ||
+			fail "unclear error: $out"
+		[ ! -e "$disk/run1" ] || fail "the refused run left a folder"
+		# fills up while the guest writes its results
+		out=$(RL_MIN_FREE=1M "$RL_TOP/scripts/run.sh" --out "$disk/run2" -- \
+			'dd if=/dev/zero of=/results/big bs=1M count=32' 2>&1) || rc=$?
+		echo "$out"
+		[ "$rc" != 0 ] || fail "a run that filled the host disk exited 0"
+		echo "$out" | grep -q "host disk full: the filesystem of '$disk/run2'" ||
+			fail "the full disk was not named: $out"
+		[ -s "$disk/run2/console.log" ] || fail "the console log was not kept"
+		expect_no_uml_left run2
+	)
 }
