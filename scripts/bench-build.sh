@@ -1,12 +1,44 @@
 #!/bin/bash
-# Benchmark of the edit-rebuild loop: change one line of one patch, rebuild
-# the kernel, then put the patch back and rebuild again.  Prints both
-# times.  (The full build from a clean checkout is what CI does; time it
-# with `time make kernel` on a fresh clone.)
-#   scripts/bench-build.sh
+# Build benchmarks; each prints its figures.
+#
+#   scripts/bench-build.sh          the edit-rebuild loop: change one line of
+#                                   one patch, rebuild, put it back, rebuild
+#   scripts/bench-build.sh --cold   the full build as on a fresh clone with
+#                                   an empty ccache, phase by phase, in a
+#                                   scratch folder (needs ~3 GB, ~15 min)
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+
+seconds_since() { echo "$(date +%s.%N) - $1" | bc; }
+
+cold_build() {
+	local scratch start t0 phase
+	scratch=$(mktemp -d "$RL_BUILD/bench-cold.XXXXXX")
+	trap 'rm -rf "$scratch"' EXIT
+	note "cold build in $scratch (ccache off)"
+	start=$(date +%s.%N)
+	for phase in "--apply-only:unpack the tarball into git, apply the series" \
+		"--prepare-only:configure (allnoconfig + fragments)" \
+		":compile (make -j$(($(nproc) + 1)) linux scripts_gdb)"; do
+		t0=$(date +%s.%N)
+		# shellcheck disable=SC2086 # an empty option is no option
+		RL_BUILD=$scratch CCACHE_DISABLE=1 "$RL_TOP/scripts/build-kernel.sh" ${phase%%:*} >/dev/null 2>&1 ||
+			die "cold build failed in: ${phase#*:} (rerun: RL_BUILD=$scratch scripts/build-kernel.sh)"
+		printf '%-58s %7.1f s\n' "${phase#*:}" "$(seconds_since "$t0")"
+	done
+	printf '%-58s %7.1f s  (%s)\n' "full build" "$(seconds_since "$start")" \
+		"$(nproc) CPUs, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+case "${1:-}" in
+"") ;;
+--cold)
+	cold_build
+	exit 0
+	;;
+*) die "unknown option '$1' (valid: --cold)" ;;
+esac
 
 [ -x "$RL_KERNEL" ] || die "build the kernel first (make kernel)"
 patches=$(mktemp -d "${TMPDIR:-/tmp}/reclaimlab-patches.XXXXXX")
@@ -18,11 +50,10 @@ target=$(grep -l 'pr_err("ubd: bad ubd.model=%s' "$patches"/*.patch) ||
 sed -i 's/pr_err("ubd: bad ubd.model=%s/pr_err("ubd: invalid ubd.model=%s/' "$target"
 
 timed() { # LABEL: runs build-kernel.sh with the given patch folder
-	local start end
+	local start
 	start=$(date +%s.%N)
 	RL_PATCHDIR=$2 "$RL_TOP/scripts/build-kernel.sh" >/dev/null 2>&1 || die "$1: kernel build failed"
-	end=$(date +%s.%N)
-	printf '%s: %.1f s\n' "$1" "$(echo "$end - $start" | bc)"
+	printf '%s: %.1f s\n' "$1" "$(seconds_since "$start")"
 }
 timed "rebuild after a one-line change to $(basename "$target")" "$patches"
 timed "rebuild after restoring it" "$RL_TOP/kernel-patches"

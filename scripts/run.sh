@@ -228,14 +228,18 @@ else
 	TMPDIR=$tmp setsid $wrap "$kernel" $args </dev/null >"$out/console.log" 2>&1 &
 	uml_pid=$!
 	deadline=$(($(date +%s) + timeout))
-	while kill -0 "$uml_pid" 2>/dev/null; do
-		if [ "$(date +%s)" -ge "$deadline" ]; then
-			status=hung
-			break
-		fi
-		sleep 0.05
-	done
-	stop_guest
+	# bash's own "Aborted" line for a kernel that panicked is noise here:
+	# the console log and the status say what happened.
+	{
+		while kill -0 "$uml_pid" 2>/dev/null; do
+			if [ "$(date +%s)" -ge "$deadline" ]; then
+				status=hung
+				break
+			fi
+			sleep 0.05
+		done
+		stop_guest
+	} 2>/dev/null
 fi
 wall=$(echo "$(date +%s.%N) - $start" | bc)
 

@@ -57,3 +57,35 @@ expect_no_uml_left() {
 		fail "UML processes of run $run_id are still alive"
 	fi
 }
+
+# debug_build_wait: wait for the debug kernel that run-tests.sh builds in
+# the background; fail with its log if the build failed.
+debug_build_wait() {
+	local rc_file=$RL_BUILD/test-logs/debug-build.rc waited=0
+	# not started by run-tests.sh (a test run by hand): use what is built
+	[ -f "$RL_BUILD/test-logs/debug-build.log" ] || return 0
+	while [ ! -f "$rc_file" ]; do
+		[ "$waited" -lt 3600 ] || fail "the debug kernel build did not finish in an hour"
+		sleep 5
+		waited=$((waited + 5))
+	done
+	echo "waited ${waited}s for the debug kernel build"
+	[ "$(cat "$rc_file")" = 0 ] ||
+		fail "the debug kernel build failed: $(tail -5 "$RL_BUILD/test-logs/debug-build.log")"
+}
+
+# kunit_suites_pass RUNDIR: boot with kunit.enable=1 (KERNEL_FLAVOR picks
+# the kernel); every suite of the series passes and no case fails.
+kunit_suites_pass() {
+	local run=$1 suite
+	guest "$run" --append kunit.enable=1 -- true || fail "guest failed: $(head -1 "$run/status")"
+	sed 's/^\[[^]]*\] //' "$run/console.log" | grep -E '^\s*(not )?ok [0-9]+ ' >"$run.ktap" || true
+	cat "$run.ktap"
+	for suite in ubd_model pageout_work dirty_throttle; do
+		grep -qE "^\s*ok [0-9]+ $suite$" "$run.ktap" || fail "KUnit suite $suite did not pass"
+	done
+	if grep -qE '^\s*not ok ' "$run.ktap"; then
+		fail "failing KUnit cases: $(grep -E '^\s*not ok ' "$run.ktap" | tr '\n' ';')"
+	fi
+	[ "$(grep -cE '^\s+ok [0-9]+ ' "$run.ktap")" -ge 10 ] || fail "fewer KUnit cases than expected ran"
+}

@@ -1,0 +1,46 @@
+# shellcheck shell=bash
+# The debug flavour (KERNEL_FLAVOR=debug: lockdep, KASAN, DEBUG_VM,
+# DEBUG_LIST, DEBUG_OBJECTS, hung-task detection) built from the same
+# series: the KUnit suites pass on it, and every scenario runs on ext4 with
+# the patches on and zero splats (xfs and vfat are in the kernel too; a
+# matrix on them takes another 2-3 minutes, too long for CI).  `make test`
+# builds it, in the background while the other tests run.
+
+t_debug_flavour_kernel() {
+	local run=$TEST_TMP/debug-kernel
+	debug_build_wait
+	[ -x "$RL_BUILD/kernel/debug/linux" ] || fail "no debug kernel; build it with 'make KERNEL_FLAVOR=debug kernel'"
+	[ -x "$RL_BUILD/kernel/normal/linux" ] || fail "the debug build replaced the normal kernel"
+	KERNEL_FLAVOR=debug guest "$run" -- 'uname -r; zcat /proc/config.gz | grep -E "^CONFIG_(KASAN|PROVE_LOCKING|DEBUG_VM|DEBUG_LIST)=y"' ||
+		fail "debug guest failed: $(head -1 "$run/status")"
+	expect_match "$run/guest.log" '^6\.12\.[0-9]+-reclaimlab-debug$'
+	for opt in KASAN PROVE_LOCKING DEBUG_VM DEBUG_LIST; do
+		expect_match "$run/guest.log" "^CONFIG_$opt=y$"
+	done
+	expect_match "$run/run.conf" '^flavor=debug$'
+}
+
+t_debug_flavour_kunit() {
+	debug_build_wait
+	KERNEL_FLAVOR=debug kunit_suites_pass "$TEST_TMP/debug-kunit"
+}
+
+t_debug_flavour_matrix_has_no_splats() {
+	local m=$TEST_TMP/debug-matrix r n=0
+	debug_build_wait
+	KERNEL_FLAVOR=debug "$RL_TOP/scripts/compare.sh" --scenario all --fs ext4 --modes patched \
+		--jobs 2 --results "$m" >"$TEST_TMP/debug-matrix.log" 2>&1 ||
+		fail "the debug matrix failed: $(tail -5 "$TEST_TMP/debug-matrix.log")"
+	tail -3 "$TEST_TMP/debug-matrix.log"
+	for r in "$m"/runs/*; do
+		n=$((n + 1))
+		grep -q '^flavor=debug$' "$r/run.conf" || fail "$(basename "$r") did not run the debug kernel"
+		if [ -s "$r/splats" ]; then
+			cat "$r/splats.txt"
+			fail "$(basename "$r"): $(head -1 "$r/splats")"
+		fi
+		[ "$(head -1 "$r/status")" = ok ] || fail "$(basename "$r"): $(head -1 "$r/status")"
+	done
+	[ "$n" = "$(rl_scenarios | wc -w)" ] || fail "$n runs, expected one per scenario"
+	echo "$n runs on the debug kernel, zero splats"
+}
