@@ -529,7 +529,7 @@ all_absent_modes=${all_absent_modes# }
 		echo "| run | status | details |"
 		echo "|---|---|---|"
 		awk -F'\t' '$6 != "ok" { print $1 "\t" $6 }' "$tmp/runs.tsv" | while IFS=$'\t' read -r r st; do
-			details=$(sed -n '2,$p' "$(rundir "$r")/status" | grep -E '^(exit_status|oom_kills|splats|simulated_seconds)=' | paste -sd' ' -)
+			details=$(sed -n '2,$p' "$(rundir "$r")/status" | grep -E '^(exit_status|oom_kills|splats|splat_kinds|simulated_seconds)=' | paste -sd' ' -)
 			err=""
 			[ -s "$matrix/$r.err" ] && err=$(tail -1 "$matrix/$r.err" | sed 's/^reclaimlab: //; s#;[^;]*/[^ ;]*$##')
 			[ "$st" != ok-but-unsummarized ] || err="no summary.tsv: run scripts/summarize-run.sh on it"
