@@ -13,22 +13,24 @@ set -eu
 seconds_since() { echo "$(date +%s.%N) - $1" | bc; }
 
 cold_build() {
-	local scratch start t0 phase
-	scratch=$(mktemp -d "$RL_BUILD/bench-cold.XXXXXX")
-	trap 'rm -rf "$scratch"' EXIT
-	note "cold build in $scratch (ccache off)"
+	local start t0 phase load
+	# global: the EXIT trap runs after this function has returned
+	cold_scratch=$(mktemp -d "$RL_BUILD/bench-cold.XXXXXX")
+	trap 'rm -rf "$cold_scratch"' EXIT
+	note "cold build in $cold_scratch (ccache off)"
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	start=$(date +%s.%N)
 	for phase in "--apply-only:unpack the tarball into git, apply the series" \
 		"--prepare-only:configure (allnoconfig + fragments)" \
 		":compile (make -j$(($(nproc) + 1)) linux scripts_gdb)"; do
 		t0=$(date +%s.%N)
 		# shellcheck disable=SC2086 # an empty option is no option
-		RL_BUILD=$scratch CCACHE_DISABLE=1 "$RL_TOP/scripts/build-kernel.sh" ${phase%%:*} >/dev/null 2>&1 ||
-			die "cold build failed in: ${phase#*:} (rerun: RL_BUILD=$scratch scripts/build-kernel.sh)"
+		RL_BUILD=$cold_scratch CCACHE_DISABLE=1 "$RL_TOP/scripts/build-kernel.sh" ${phase%%:*} >/dev/null 2>&1 ||
+			die "cold build failed in: ${phase#*:} (scripts/build-kernel.sh shows why)"
 		printf '%-58s %7.1f s\n' "${phase#*:}" "$(seconds_since "$t0")"
 	done
 	printf '%-58s %7.1f s  (%s)\n' "full build" "$(seconds_since "$start")" \
-		"$(nproc) CPUs, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+		"$(nproc) CPUs, load before: $load"
 }
 
 case "${1:-}" in

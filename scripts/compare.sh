@@ -93,7 +93,7 @@ for m in $modes; do
 	word_in "$m" "$RL_KNOB_SETS" || die "unknown knob set '$m' (valid: $RL_KNOB_SETS)"
 done
 [ -z "$profile" ] || disk_model "$profile" >/dev/null
-[ -z "$mem" ] || [[ "$mem" =~ ^[0-9]+[KMG]$ ]] || die "bad --mem '$mem' (use a size like 512M or 1G)"
+[ -z "$mem" ] || check_guest_mem "$mem"
 [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || die "bad --repeat '$repeat' (use a positive number)"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "bad --jobs '$jobs' (use a positive number)"
 [ -z "$timeout" ] || [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$timeout' (use seconds)"
@@ -149,7 +149,7 @@ for s in $scenarios; do
 		fi
 	done
 	runmem=${mem:-$(scenario_setting "$s" MEM 512M)}
-	check_guest_mem "$runmem"
+	[ -n "$mem" ] || check_guest_mem "$runmem"
 	scenario_need "$s" MEM_USE
 	[ -n "$need" ] || continue
 	have=$(size_bytes "$runmem")

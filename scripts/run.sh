@@ -87,7 +87,6 @@ done
 [ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
 [ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
 [ -x "$RL_SPLATS" ] || die "$RL_SPLATS not found; build it with 'make rootfs'"
-[[ "$mem" =~ ^[0-9]+[KMG]$ ]] || die "bad --mem '$mem' (use a size like 512M or 1G)"
 check_guest_mem "$mem"
 if ! [[ "$timeout" =~ ^[1-9][0-9]*$ ]]; then
 	die "bad --timeout '$timeout' (use a positive number of seconds)"

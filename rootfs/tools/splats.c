@@ -150,6 +150,12 @@ static void set_title(struct splat *s, enum splat_kind kind, const char *line)
 	s->kind = kind;
 }
 
+/* Opened at "[ cut here ]", and the line naming the problem not seen yet. */
+static int pending(const struct splat_scanner *sc)
+{
+	return sc->open && sc->cur.kind == SPLAT_NONE;
+}
+
 /* Hand the open splat to the callback and start afresh. */
 static int close_splat(struct splat_scanner *sc, int complete)
 {
@@ -157,17 +163,15 @@ static int close_splat(struct splat_scanner *sc, int complete)
 
 	if (!sc->open)
 		return 0;
+	/* a "cut here" never followed by a report is not a splat */
+	if (!pending(sc)) {
+		sc->cur.complete = complete;
+		sc->count[sc->cur.kind]++;
+		sc->total++;
+		if (sc->cb)
+			rc = sc->cb(&sc->cur, sc->arg);
+	}
 	sc->open = 0;
-	/* a "cut here" never followed by a report: not a splat */
-	if (sc->cut_here && sc->cur.kind == SPLAT_NONE)
-		goto reset;
-	sc->cur.complete = complete;
-	sc->count[sc->cur.kind]++;
-	sc->total++;
-	if (sc->cb)
-		rc = sc->cb(&sc->cur, sc->arg);
-reset:
-	sc->cut_here = 0;
 	sc->cur.len = sc->cur.nlines = sc->cur.dropped = 0;
 	sc->cur.title[0] = '\0';
 	if (sc->cur.text)
@@ -191,7 +195,7 @@ int splat_scanner_line(struct splat_scanner *sc, const char *line)
 	enum splat_kind kind = splat_line_kind(line);
 	int rc;
 
-	if (sc->open && sc->cut_here && sc->cur.kind == SPLAT_NONE) {
+	if (pending(sc)) {
 		/* the line after "cut here" names the problem */
 		if (kind != SPLAT_NONE) {
 			set_title(&sc->cur, kind, line);
@@ -204,7 +208,6 @@ int splat_scanner_line(struct splat_scanner *sc, const char *line)
 		rc = close_splat(sc, 0);
 		if (rc)
 			return rc;
-		sc->cut_here = 1;
 		return open_splat(sc, SPLAT_NONE, line);
 	}
 	/*

@@ -58,8 +58,8 @@ typedef int (*splat_cb)(const struct splat *s, void *arg);
 
 struct splat_scanner {
 	struct splat cur;
-	int open;		/* cur holds a splat being read */
-	int cut_here;		/* cur opened at "[ cut here ]", kind unknown yet */
+	/* cur holds a splat being read; kind SPLAT_NONE: opened at "[ cut here ]" */
+	int open;
 	size_t cap;
 	size_t count[NR_SPLAT_KINDS];
 	size_t total;
