@@ -51,19 +51,20 @@ timeout=""
 matrix=""
 resume=""
 
+matrix_opts=""
 need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--scenario) need_arg "$@"; scenarios=$2; shift 2 ;;
-	--fs) need_arg "$@"; filesystems=$2; shift 2 ;;
-	--modes) need_arg "$@"; modes=$2; shift 2 ;;
-	--profile) need_arg "$@"; profile=$2; shift 2 ;;
-	--mem) need_arg "$@"; mem=$2; shift 2 ;;
-	--set) need_arg "$@"; sets="$sets $2"; shift 2 ;;
-	--repeat) need_arg "$@"; repeat=$2; shift 2 ;;
+	--scenario) need_arg "$@"; matrix_opts="$matrix_opts --scenario"; scenarios=$2; shift 2 ;;
+	--fs) need_arg "$@"; matrix_opts="$matrix_opts --fs"; filesystems=$2; shift 2 ;;
+	--modes) need_arg "$@"; matrix_opts="$matrix_opts --modes"; modes=$2; shift 2 ;;
+	--profile) need_arg "$@"; matrix_opts="$matrix_opts --profile"; profile=$2; shift 2 ;;
+	--mem) need_arg "$@"; matrix_opts="$matrix_opts --mem"; mem=$2; shift 2 ;;
+	--set) need_arg "$@"; matrix_opts="$matrix_opts --set"; sets="$sets $2"; shift 2 ;;
+	--repeat) need_arg "$@"; matrix_opts="$matrix_opts --repeat"; repeat=$2; shift 2 ;;
 	--jobs) need_arg "$@"; jobs=$2; shift 2 ;;
-	--timeout) need_arg "$@"; timeout=$2; shift 2 ;;
-	--results) need_arg "$@"; matrix=$2; shift 2 ;;
+	--timeout) need_arg "$@"; matrix_opts="$matrix_opts --timeout"; timeout=$2; shift 2 ;;
+	--results) need_arg "$@"; matrix_opts="$matrix_opts --results"; matrix=$2; shift 2 ;;
 	--resume) need_arg "$@"; resume=$2; shift 2 ;;
 	--list) list_choices; exit 0 ;;
 	-h | --help) usage; exit 0 ;;
@@ -73,9 +74,20 @@ done
 
 if [ -n "$resume" ]; then
 	[ -f "$resume/matrix.conf" ] || die "'$resume' is not a matrix folder (no matrix.conf)"
+	[ -z "$matrix_opts" ] ||
+		die "--resume continues the matrix as $resume/matrix.conf describes it; drop${matrix_opts} (only --jobs may change)"
 	matrix=$resume
-	# shellcheck disable=SC1091 # written by an earlier compare.sh
-	. "$matrix/matrix.conf"
+	# Read as data and validated below like options given on the command
+	# line: the file is text anyone with the folder could have edited.
+	conf=$matrix/matrix.conf
+	scenarios=$(conf_value "$conf" scenarios)
+	filesystems=$(conf_value "$conf" filesystems)
+	modes=$(conf_value "$conf" modes)
+	profile=$(conf_value "$conf" profile)
+	mem=$(conf_value "$conf" mem)
+	sets=$(conf_value "$conf" sets)
+	repeat=$(conf_value "$conf" repeat)
+	timeout=$(conf_value "$conf" timeout)
 fi
 
 # --- validate everything before anything starts ---
@@ -98,7 +110,12 @@ done
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "bad --jobs '$jobs' (use a positive number)"
 [ -z "$timeout" ] || [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$timeout' (use seconds)"
 for kv in $sets; do
-	[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*=[^[:space:]]+$ ]] || die "bad --set '$kv' (use KEY=VALUE)"
+	[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*= ]] || die "bad --set '$kv' (use KEY=VALUE)"
+	case "${kv%%=*}" in
+	SCN_*) die "bad --set '$kv': ${kv%%=*} is a scenario setting, not a parameter (use --mem, --profile or --timeout)" ;;
+	esac
+	[[ "${kv#*=}" =~ ^[$RL_SET_VALUE_CHARS]+$ ]] ||
+		die "bad value '${kv#*=}' in --set '$kv' (valid: letters, digits and . _ : + , / -)"
 	for s in $scenarios; do
 		grep -q "^${kv%%=*}=" "$RL_TOP/rootfs/scenarios/$s.scn" ||
 			die "scenario $s has no parameter '${kv%%=*}' (valid: $(sed -n 's/^\([A-Z][A-Z0-9_]*\)=.*/\1/p' "$RL_TOP/rootfs/scenarios/$s.scn" | tr '\n' ' '))"
@@ -124,6 +141,10 @@ scenario_need() {
 	need="" need_desc=""
 	expr=$(scenario_setting "$1" "$2" "")
 	[ -n "$expr" ] || return 0
+	# Only parameter names, digits and * + ( ) reach bash arithmetic,
+	# which would otherwise run $(...) and a[...] found in the file.
+	[[ "$expr" =~ ^[A-Z0-9_*+()\ ]+$ ]] ||
+		die "scenario $1: bad SCN_$2 '$expr' (valid: parameter names, digits, * + ( ), e.g. WRITERS*WRITE_SIZE)"
 	while read -r name; do
 		val=$(scenario_param "$1" "$name")
 		bytes=$(size_bytes "$val") ||
@@ -132,6 +153,8 @@ scenario_need() {
 		params="$params${params:+, }$name=$val"
 	done < <(grep -oE '[A-Z_][A-Z0-9_]*' <<<"$expr" | sort -u)
 	need_desc=$params
+	[[ "$expr" =~ ^[0-9*+()\ ]+$ ]] ||
+		die "scenario $1: SCN_$2 '$(scenario_setting "$1" "$2" "")' names something that is not a size parameter"
 	[[ "$(scenario_setting "$1" "$2" "")" =~ ^[A-Z_][A-Z0-9_]*$ ]] ||
 		need_desc="$(scenario_setting "$1" "$2" "") with $params"
 	need=$((expr))
@@ -161,18 +184,22 @@ done
 make -s -C "$RL_TOP/rootfs/tools" host-tools >/dev/null || die "cannot build the host tools"
 
 [ -n "$matrix" ] || matrix=$RL_RESULTS/compare-$(date +%Y%m%d-%H%M%S)
+if [ -z "$resume" ] && [ -n "$(ls -A "$matrix" 2>/dev/null)" ]; then
+	die "results folder '$matrix' is not empty; results are never mixed: name a new folder, or continue a matrix with --resume $matrix"
+fi
 mkdir -p "$matrix/runs" 2>/dev/null || die "cannot create results folder '$matrix'"
 [ -w "$matrix" ] || die "results folder '$matrix' is not writable"
 if [ -z "$resume" ]; then
+	# key=value lines, read back with conf_value (never sourced)
 	{
-		echo "scenarios='$scenarios'"
-		echo "filesystems='$filesystems'"
-		echo "modes='$modes'"
-		echo "profile='$profile'"
-		echo "mem='$mem'"
-		echo "sets='${sets# }'"
+		echo "scenarios=$scenarios"
+		echo "filesystems=$filesystems"
+		echo "modes=$modes"
+		echo "profile=$profile"
+		echo "mem=$mem"
+		echo "sets=${sets# }"
 		echo "repeat=$repeat"
-		echo "timeout='$timeout'"
+		echo "timeout=$timeout"
 	} >"$matrix/matrix.conf"
 fi
 

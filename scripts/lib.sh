@@ -97,6 +97,18 @@ rl_scenarios() {
 	done | tr '\n' ' ' | sed 's/ $//'
 }
 
+# conf_value FILE KEY: the value of the last KEY=... line of a key=value
+# file that a user or a guest may have written; read as data, never sourced.
+conf_value() {
+	[ -f "$1" ] || return 0
+	# folders written before 2026-12 quoted their values: 'a b'
+	sed -n "s/^$2=//p" "$1" | tail -1 | sed "s/^'\(.*\)'\$/\1/"
+}
+
+# Characters a --set value may have: it travels to the guest inside single
+# quotes and into matrix.conf, so nothing a shell gives a meaning to.
+RL_SET_VALUE_CHARS='A-Za-z0-9._:+,/-'
+
 # scenario_setting SCENARIO KEY DEFAULT: a SCN_* line of the scenario file,
 # read without running the file on the host.
 scenario_setting() {

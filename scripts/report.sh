@@ -79,8 +79,7 @@ rundir() { echo "$matrix/runs/$1"; }
 
 # conf KEY: a value of matrix.conf, read without running it
 conf() {
-	[ -f "$matrix/matrix.conf" ] || return 0
-	sed -n "s/^$1=//p" "$matrix/matrix.conf" | tail -1 | sed "s/^'\(.*\)'\$/\1/"
+	conf_value "$matrix/matrix.conf" "$1"
 }
 
 # ordered LIST-OF-KNOWN VALUES...: known ones in that order, then the rest

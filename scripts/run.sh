@@ -111,6 +111,15 @@ disk_model "$swap_profile" >/dev/null
 if [ -z "$out" ]; then
 	out=$RL_RESULTS/runs/$(date +%Y%m%d-%H%M%S)-$$
 fi
+# The folder's path goes on the kernel command line (hostfs=, which splits
+# at commas) and into job.env: refuse what either would misread, before
+# anything is created.
+case "$out" in
+/*) abs_out=$out ;;
+*) abs_out=$PWD/$out ;;
+esac
+[[ "$abs_out" =~ ^[A-Za-z0-9._/+@~:-]+$ ]] ||
+	die "run folder '$abs_out' has a character a kernel command line cannot carry (valid: letters, digits and . _ / + @ ~ : -)"
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 	die "run folder '$out' exists and is not empty; results are never overwritten"
 fi
@@ -123,10 +132,9 @@ if [ "${out_free:-0}" -lt "$(size_bytes "$RL_MIN_FREE")" ]; then
 	[ "$created_out" = 0 ] || rmdir "$out" 2>/dev/null || true
 	die "the filesystem of run folder '$out' has $(human_size "${out_free:-0}") free, less than the $RL_MIN_FREE a run needs (RL_MIN_FREE)"
 fi
-out=$(cd "$out" && pwd)
-case "$out" in
-*[,\ ]*) die "run folder '$out' contains a comma or space, which hostfs cannot mount" ;;
-esac
+out=$(cd "$out" && pwd -P)
+[[ "$out" =~ ^[A-Za-z0-9._/+@~:-]+$ ]] ||
+	die "run folder '$out' has a character a kernel command line cannot carry (valid: letters, digits and . _ / + @ ~ : -)"
 run_id=${out##*/}
 
 # --- per-run private state: umid, TMPDIR (UML's memory file), overlays ---
@@ -160,7 +168,11 @@ trap cleanup EXIT
 trap on_signal INT TERM HUP
 
 args="mem=$mem initrd=$RL_ROOTFS umid=rl-$run_id uml_dir=$tmp/uml"
-args="$args reclaimlab.run=$out"
+# hostfs=: every hostfs mount of the guest resolves beneath the run folder,
+# and "confine" refuses symlinks, device nodes, owner changes and set-id
+# bits there (patch 0009): the guest reaches the host through this folder
+# only, and leaves nothing in it that host tools would follow out.
+args="$args hostfs=$out,confine reclaimlab.run=$out"
 if [ "$interactive" = 1 ]; then
 	args="$args con0=fd:0,fd:1 con=null reclaimlab.interactive=1"
 else

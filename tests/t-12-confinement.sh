@@ -1,0 +1,151 @@
+# shellcheck shell=bash
+# Confinement: the guest reaches the host through its run folder only, and
+# no text a user or a guest wrote is run on the host.
+
+# confined_probe RUNDIR OUTSIDE [run.sh wrapper...]: a guest that tries every
+# way out of its run folder that hostfs offered; prints "escaped: WHAT" for
+# each that worked.
+confined_probe() {
+	local run=$1 outside=$2
+	shift 2
+	"$@" "$RL_TOP/scripts/run.sh" --out "$run" --timeout 120 -- "
+		try() { if \"\$@\" 2>/dev/null; then echo \"escaped: \$*\"; else echo \"refused: \$*\"; fi; }
+		# a hostfs mount that worked must not be the host outside the folder
+		probe_mount() {
+			mkdir -p /mnt/h
+			if mount -t hostfs none /mnt/h -o \"\$1\" 2>/dev/null; then
+				echo canary >/mnt/h/canary 2>/dev/null
+				[ -e /mnt/h/rl-confine-marker ] && echo \"escaped: mount \$1 reached the host\"
+				umount /mnt/h
+			else
+				echo \"refused: mount \$1\"
+			fi
+		}
+		probe_mount $outside
+		probe_mount /../../../../../../../../..$outside
+		probe_mount /sub-missing/../../../../../../..$outside
+		probe_mount /..
+		try ln -s $outside /results/esc
+		probe_mount /esc
+		try mknod /results/disk b 8 0
+		try mknod /results/null c 1 3
+		try mknod /results/fifo p
+		touch /results/plain
+		try chmod 4755 /results/plain
+		try chmod 2755 /results/plain
+		try chown 1:1 /results/plain
+		mkdir -m 6755 /results/setid-dir
+		# allowed: a subfolder of the run folder, mounted again
+		mkdir -p /results/sub /mnt/s
+		mount -t hostfs none /mnt/s -o /sub && echo inner >/mnt/s/inner && umount /mnt/s
+	"
+}
+
+expect_confined() {
+	local run=$1 outside=$2 found
+	expect_match "$run/status" '^ok$' "probe run status"
+	cat "$run/guest.log"
+	! grep -q '^escaped:' "$run/guest.log" || fail "the guest left its run folder: $(grep '^escaped:' "$run/guest.log")"
+	[ "$(grep -c '^refused:' "$run/guest.log")" -ge 12 ] || fail "the probe did not run every attempt"
+	[ ! -e "$outside/canary" ] || fail "the guest wrote $outside/canary on the host"
+	[ "$(cat "$run/sub/inner" 2>/dev/null)" = inner ] || fail "a subfolder of the run folder could not be mounted"
+	found=$(find "$run" \( -type l -o -type p -o -type b -o -type c -o -perm /6000 \) -print)
+	[ -z "$found" ] || fail "the guest left host-dangerous files: $found"
+}
+
+t_guest_confined_to_run_folder() {
+	local outside=$TEST_TMP/outside
+	mkdir -p "$outside" && chmod 777 "$outside" && touch "$outside/rl-confine-marker"
+	confined_probe "$TEST_TMP/confine-root" "$outside"
+	expect_confined "$TEST_TMP/confine-root" "$outside"
+	# the same as an ordinary user
+	mkdir -p "$TEST_TMP/unpriv-confine"
+	[ "$(id -u)" != 0 ] || { unprivileged true && chown "$UNPRIV_USER" "$TEST_TMP/unpriv-confine"; }
+	confined_probe "$TEST_TMP/unpriv-confine/run" "$outside" unprivileged
+	expect_confined "$TEST_TMP/unpriv-confine/run" "$outside"
+}
+
+# init refuses to mount hostfs when the host did not confine it: a wrapper
+# drops ",confine", then the whole hostfs= argument, from the kernel's argv.
+t_unconfined_hostfs_is_refused() {
+	local run rc edit
+	for edit in ',confine/' 'hostfs=*/rl.nohostfs=1'; do
+		run=$TEST_TMP/unconfined-$RANDOM
+		cat >"$run.wrap" <<WRAP
+#!/bin/bash
+k=\$1
+shift
+exec "\$k" "\${@/${edit%%/*}/${edit#*/}}"
+WRAP
+		chmod +x "$run.wrap"
+		rc=0
+		guest "$run" --wrap "$run.wrap" -- true 2>/dev/null || rc=$?
+		[ "$rc" != 0 ] || fail "a guest with unconfined hostfs ($edit) ran its job"
+		expect_match "$run/console.log" 'hostfs is not confined' "console log"
+		[ ! -e "$run/exit-status" ] || fail "an unconfined guest wrote its results"
+	done
+}
+
+# matrix.conf is read as data on --resume: nothing in it runs.
+t_resume_never_runs_matrix_conf() {
+	local m=$TEST_TMP/evil-matrix canary=$TEST_TMP/resume-canary out
+	mkdir -p "$m/runs"
+	# shellcheck disable=SC2016 # the $(...) is meant to reach the file unexpanded
+	printf '%s\n' 'scenarios=fs-completion$(touch${IFS}'"$canary"')' 'filesystems=ext4' \
+		'modes=patched' 'profile=' 'mem=' 'sets=' 'repeat=1' 'timeout=' >"$m/matrix.conf"
+	out=$("$RL_TOP/scripts/compare.sh" --resume "$m" 2>&1) && fail "a bad matrix.conf was accepted"
+	[ ! -e "$canary" ] || fail "--resume ran a command from matrix.conf"
+	echo "$out" | grep -q "unknown scenario 'fs-completion\$(touch" || fail "unclear error: $out"
+	# shellcheck disable=SC2016
+	printf '%s\n' 'scenarios=fs-completion' 'filesystems=ext4' 'modes=patched' 'profile=' 'mem=' \
+		"sets=BS=64k'\$(touch\${IFS}$canary)'" 'repeat=1' 'timeout=' >"$m/matrix.conf"
+	out=$("$RL_TOP/scripts/compare.sh" --resume "$m" 2>&1) && fail "a bad sets= was accepted"
+	[ ! -e "$canary" ] || fail "--resume ran a command from matrix.conf"
+	echo "$out" | grep -q "bad value" || fail "unclear error: $out"
+	# shellcheck disable=SC2016
+	printf '%s\n' 'scenarios=fs-completion' 'filesystems=ext4' 'modes=patched' 'profile=' 'mem=' \
+		'sets=' 'repeat=1;touch${IFS}'"$canary" 'timeout=' >"$m/matrix.conf"
+	out=$("$RL_TOP/scripts/compare.sh" --resume "$m" 2>&1) && fail "a bad repeat= was accepted"
+	[ ! -e "$canary" ] || fail "--resume ran a command from matrix.conf"
+	echo "$out" | grep -q "bad --repeat" || fail "unclear error: $out"
+	# options that would change the matrix are refused with --resume
+	out=$("$RL_TOP/scripts/compare.sh" --resume "$m" --fs xfs 2>&1) && fail "--resume with --fs was accepted"
+	echo "$out" | grep -q "drop --fs" || fail "unclear error: $out"
+}
+
+# --set values travel to the guest and into matrix.conf: shell syntax is
+# refused on the host, SCN_ settings are not parameters, and a matrix never
+# goes into a folder that holds something else.
+t_set_values_and_results_folder() {
+	local canary=$TEST_TMP/set-canary out
+	# shellcheck disable=SC2016
+	out=$("$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 --modes patched \
+		--set 'BS=64k'"'"'$(touch${IFS}'"$canary"')'"'" --results "$TEST_TMP/set-m" 2>&1) &&
+		fail "a --set value with shell syntax was accepted"
+	echo "$out" | grep -q "bad value '64k'" || fail "the message does not name the value: $out"
+	out=$("$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 --modes patched \
+		--set SCN_MEM=256M --results "$TEST_TMP/set-m" 2>&1) && fail "--set SCN_MEM was accepted"
+	echo "$out" | grep -q "SCN_MEM is a scenario setting" || fail "unclear error: $out"
+	[ ! -e "$TEST_TMP/set-m" ] || fail "a refused matrix created its folder"
+	mkdir -p "$TEST_TMP/users-folder" && echo mine >"$TEST_TMP/users-folder/notes"
+	out=$("$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 --modes patched \
+		--results "$TEST_TMP/users-folder" 2>&1) && fail "a non-empty results folder was used"
+	echo "$out" | grep -q "is not empty" || fail "unclear error: $out"
+	[ "$(ls "$TEST_TMP/users-folder")" = notes ] || fail "the user's folder was written"
+}
+
+# A scenario's SCN_DISK_USE is read without running it: anything but
+# parameter names, digits and * + ( ) is refused before bash arithmetic.
+t_scenario_expression_not_evaluated() {
+	local top=$TEST_TMP/evil-top canary=$TEST_TMP/scn-canary out
+	mkdir -p "$top/rootfs/scenarios"
+	ln -s "$RL_TOP/scripts" "$top/scripts"
+	# shellcheck disable=SC2016
+	sed 's/^SCN_DISK_USE=.*/SCN_DISK_USE=s[$({touch,'"${canary//\//\\/}"'})]/' \
+		"$RL_TOP/rootfs/scenarios/fs-completion.scn" >"$top/rootfs/scenarios/evil.scn"
+	grep -q '^SCN_DISK_USE=s\[' "$top/rootfs/scenarios/evil.scn" || fail "could not write the evil scenario"
+	out=$(RL_BUILD=$RL_BUILD "$top/scripts/compare.sh" --scenario evil --fs ext4 \
+		--modes patched --results "$TEST_TMP/evil-m" 2>&1) && fail "the evil scenario was accepted"
+	[ ! -e "$canary" ] || fail "a scenario's SCN_DISK_USE ran a command on the host"
+	echo "$out" | grep -q "bad SCN_DISK_USE" || fail "unclear error: $out"
+}
