@@ -22,6 +22,8 @@ usage: scripts/compare.sh [options]
   --repeat N        runs of each combination (default: 1)
   --jobs N          guests at once (default: number of CPUs)
   --timeout SECONDS watchdog per run (default: each scenario's own)
+  --clock MODE      guest clock: $RL_CLOCKS (default: $RL_DEFAULT_CLOCK;
+                    see scripts/run.sh --help, --time-travel)
   --results DIR     matrix folder (default: results/compare-<time>)
   --resume DIR      finish an interrupted matrix without redoing finished runs
   --list            print the valid scenarios, filesystems, profiles, knob sets
@@ -48,6 +50,7 @@ sets=""
 repeat=1
 jobs=$(nproc)
 timeout=""
+clock=$RL_DEFAULT_CLOCK
 matrix=""
 resume=""
 
@@ -64,11 +67,12 @@ while [ $# -gt 0 ]; do
 	--repeat) need_arg "$@"; matrix_opts="$matrix_opts --repeat"; repeat=$2; shift 2 ;;
 	--jobs) need_arg "$@"; jobs=$2; shift 2 ;;
 	--timeout) need_arg "$@"; matrix_opts="$matrix_opts --timeout"; timeout=$2; shift 2 ;;
+	--clock) need_arg "$@"; matrix_opts="$matrix_opts --clock"; clock=$2; shift 2 ;;
 	--results) need_arg "$@"; matrix_opts="$matrix_opts --results"; matrix=$2; shift 2 ;;
 	--resume) need_arg "$@"; resume=$2; shift 2 ;;
 	--list) list_choices; exit 0 ;;
 	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (valid: --scenario --fs --modes --profile --mem --set --repeat --jobs --timeout --results --resume --list --help)" ;;
+	*) die "unknown option '$1' (valid: --scenario --fs --modes --profile --mem --set --repeat --jobs --timeout --clock --results --resume --list --help)" ;;
 	esac
 done
 
@@ -88,6 +92,9 @@ if [ -n "$resume" ]; then
 	sets=$(conf_value "$conf" sets)
 	repeat=$(conf_value "$conf" repeat)
 	timeout=$(conf_value "$conf" timeout)
+	# matrices from before the clock option ran on the basic clock
+	clock=$(conf_value "$conf" clock)
+	clock=${clock:-basic}
 fi
 
 # --- validate everything before anything starts ---
@@ -109,6 +116,7 @@ done
 [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || die "bad --repeat '$repeat' (use a positive number)"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "bad --jobs '$jobs' (use a positive number)"
 [ -z "$timeout" ] || [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$timeout' (use seconds)"
+word_in "$clock" "$RL_CLOCKS" || die "unknown clock '$clock' (valid: $RL_CLOCKS)"
 for kv in $sets; do
 	[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*= ]] || die "bad --set '$kv' (use KEY=VALUE)"
 	case "${kv%%=*}" in
@@ -200,6 +208,7 @@ if [ -z "$resume" ]; then
 		echo "sets=${sets# }"
 		echo "repeat=$repeat"
 		echo "timeout=$timeout"
+		echo "clock=$clock"
 	} >"$matrix/matrix.conf"
 fi
 
@@ -244,10 +253,16 @@ start_run() { # NAME
 	swap=$(scenario_setting "$s" SWAP "")
 	[ -z "$swap" ] || swap_opt=(--swap="$swap")
 	# run.sh itself is the job, so a signal reaches it and it stops its guest
-	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel --mem "$runmem" \
+	# each guest on a host CPU of its own while there are enough
+	local c=0
+	while [ "$c" -lt "$(($(nproc) - 1))" ] && word_in "$c" "${cpu_of[*]}"; do
+		c=$((c + 1))
+	done
+	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel="$clock" --cpu "$c" --mem "$runmem" \
 		--timeout "$runtimeout" --disk "$f:$prof" "${swap_opt[@]}" \
 		--job "$job" >/dev/null 2>"$matrix/$name.err" &
 	running[$!]=$name
+	cpu_of[$!]=$c
 	profile_of[$name]=$prof
 }
 
@@ -255,7 +270,7 @@ start_run() { # NAME
 reap() { # PID
 	local name=${running[$1]} s f m
 	IFS=. read -r s f m _ <<<"$name"
-	unset "running[$1]"
+	unset "running[$1]" "cpu_of[$1]"
 	rm -f "$matrix/job.$name.sh"
 	done_count=$((done_count + 1))
 	"$RL_TOP/scripts/summarize-run.sh" "$matrix/runs/$name" "$s" "$f" \
@@ -271,7 +286,7 @@ reap_finished() {
 	done
 }
 
-declare -A running=() profile_of=()
+declare -A running=() profile_of=() cpu_of=()
 on_signal() {
 	trap - INT TERM
 	note "stopping the running guests"

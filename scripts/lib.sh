@@ -158,6 +158,45 @@ check_guest_mem() {
 		die "--mem $1 does not fit: '$shm' (guest memory and disk overlays) has $(human_size "$shm_free") free; use a smaller --mem or RL_TMPDIR"
 }
 
+# Guest clocks (run.sh --time-travel=MODE): basic follows host wall time
+# while the guest computes, cpu charges a cost model, inf-cpu charges nothing.
+RL_CLOCKS="basic cpu inf-cpu"
+RL_DEFAULT_CLOCK=basic
+
+# Prices of the time-travel=cpu cost model (patch 0011), as tt-cpu= names them.
+RL_TT_CPU_ITEMS="syscall_ns copy_ns_per_kb fault_ns alloc_ns scan_ns_per_folio reclaim_ns_per_folio io_ns_per_kb switch_ns fork_ns"
+
+# check_tt_cpu PRICES: die unless "name=ns,name=ns" names known prices with
+# whole numbers of at most 10 ms each (what the kernel accepts).
+check_tt_cpu() {
+	local kv
+	[ -n "$1" ] || return 0
+	for kv in ${1//,/ }; do
+		if ! word_in "${kv%%=*}" "$RL_TT_CPU_ITEMS" || ! [[ "$kv" =~ ^[a-z_]+=[0-9]{1,8}$ ]] ||
+			[ "${kv#*=}" -gt 10000000 ]; then
+			die "bad --tt-cpu price '$kv' (valid: NAME=NS with NS at most 10000000; names: $RL_TT_CPU_ITEMS)"
+		fi
+	done
+}
+
+# free_host_cpu: a host CPU that no other running guest of this machine is
+# pinned to (each run leaves its CPU in its TMPDIR), else the least used.
+free_host_cpu() {
+	local n c best=0 best_use=-1 use f
+	n=$(nproc)
+	for c in $(seq 0 $((n - 1))); do
+		use=0
+		for f in "${RL_TMPDIR:-/dev/shm}"/reclaimlab.*/cpu; do
+			[ -f "$f" ] && [ "$(cat "$f" 2>/dev/null)" = "$c" ] && use=$((use + 1))
+		done
+		if [ "$best_use" -lt 0 ] || [ "$use" -lt "$best_use" ]; then
+			best=$c
+			best_use=$use
+		fi
+	done
+	echo "$best"
+}
+
 # Free space a run folder's filesystem must have before a guest starts:
 # console log, traces and counters of one run stay well below it.
 RL_MIN_FREE=${RL_MIN_FREE:-64M}

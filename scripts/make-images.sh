@@ -7,7 +7,7 @@ set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-DISK_SIZE=${RL_DISK_SIZE:-2G}
+DISK_SIZE=${RL_DISK_SIZE:-6G}
 SWAP_SIZE=${RL_SWAP_SIZE:-1G}
 
 make_image() {

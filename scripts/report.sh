@@ -500,6 +500,7 @@ all_absent_modes=${all_absent_modes# }
 		"repeat $(conf repeat | sed 's/^$/?/'); profile $(conf profile | sed "s/^\$/each scenario's own/");" \
 		"memory $(conf mem | sed "s/^\$/each scenario's own/"); timeout $(conf timeout | sed "s/^\$/each scenario's own/");" \
 		"--set $(conf sets | sed 's/^$/none/')"
+	echo "- Guest clock: $(conf clock | sed 's/^$/basic (not recorded: a matrix from before the clock option)/') (scripts/run.sh --help, --time-travel)"
 	echo "- Runs: $nruns ($(count_status))$([ "$interrupted" = 0 ] || echo "; $interrupted interrupted attempts that a resume redid are not counted")"
 	[ -z "$malformed_note" ] || echo "- Summary rows: $malformed_note"
 	echo "- Regenerate with \`scripts/report.sh THIS-FOLDER\` or \`make report RESULTS=THIS-FOLDER\`: it reads the saved run folders only."

@@ -81,7 +81,7 @@ kunit_suites_pass() {
 	guest "$run" --append kunit.enable=1 -- true || fail "guest failed: $(head -1 "$run/status")"
 	sed 's/^\[[^]]*\] //' "$run/console.log" | grep -E '^\s*(not )?ok [0-9]+ ' >"$run.ktap" || true
 	cat "$run.ktap"
-	for suite in ubd_model pageout_work dirty_throttle; do
+	for suite in ubd_model pageout_work dirty_throttle time_travel_cpu; do
 		grep -qE "^\s*ok [0-9]+ $suite$" "$run.ktap" || fail "KUnit suite $suite did not pass"
 	done
 	if grep -qE '^\s*not ok ' "$run.ktap"; then

@@ -88,3 +88,31 @@ JOB
 	done | tee "$TEST_TMP/plug.txt"
 	[ "$(wc -l <"$TEST_TMP/plug.txt")" = 2 ] || fail "request sizes not measured for both settings"
 }
+
+# A task that wrote a few bytes once and then only reads, beside a heavy
+# writer in its memory cgroup, is classed clean in its reclaim sleeps: the
+# class goes by when the task last dirtied page cache (patch 0002), not by
+# nr_dirtied, which only a dirty throttling pause resets.
+t_once_writer_is_classed_clean() {
+	local run=$TEST_TMP/once-writer n
+	# shellcheck disable=SC2016 # the job is expanded in the guest
+	guest "$run" --time-travel=cpu --mem 1G --disk ext4:usb-stick -- '
+set -eu
+. /reclaimlab/bin/rl-lib.sh
+rl-dd write /mnt/ext4/readme --size 48M --bs 64k --seed 3 >/dev/null
+sync
+echo 3 >/proc/sys/vm/drop_caches
+cg=$(rl_memcg_create mixed 32M v1)
+rl_trace_start
+rl_memcg_run "$cg" rl-dd write /mnt/ext4/big --size 96M --bs 64k --seed 1 >/results/writer.out &
+w=$!
+rl_memcg_run "$cg" sh -c "echo note >/mnt/ext4/note; sleep 2; exec cat /mnt/ext4/readme /mnt/ext4/readme /mnt/ext4/readme" >/dev/null
+wait $w || true
+rl_trace_stop /results/trace.txt
+' || fail "guest failed: $(head -1 "$run/status")"
+	grep ' cat-[0-9]* .*mm_vmscan_reclaim_wait' "$run/trace.txt" | sed 's/.*reason=/reason=/' | sort | uniq -c
+	n=$(grep -c ' cat-[0-9]* .*mm_vmscan_reclaim_wait' "$run/trace.txt" || true)
+	[ "$n" -gt 0 ] || fail "the reader never slept in reclaim; the test shows nothing"
+	! grep ' cat-[0-9]* .*mm_vmscan_reclaim_wait' "$run/trace.txt" | grep -v ' class=clean$' ||
+		fail "the once-writer was not classed clean in its reclaim sleeps"
+}

@@ -1,0 +1,62 @@
+# shellcheck shell=bash
+# The guest clock: HZ=1000, and time-travel=cpu (patch 0011) charging the
+# guest's own work from a cost model, so that figures do not depend on what
+# else the host does.
+
+t_kernel_runs_hz_1000() {
+	local run=$TEST_TMP/hz
+	guest "$run" -- 'zcat /proc/config.gz | grep "^CONFIG_HZ="' ||
+		fail "guest failed: $(head -1 "$run/status")"
+	expect_match "$run/guest.log" '^CONFIG_HZ=1000$' "kernel config"
+}
+
+# memcg_dd_cpu_clock RUNDIR [CPU]: memcg-dd, small, under the cpu clock
+memcg_dd_cpu_clock() {
+	local run=$1 cpu=${2:-auto}
+	{
+		echo "export RL_FS=ext4"
+		echo "export RL_KNOBS='$(knob_set patched)'"
+		echo "export RL_SET='WRITE_SIZE=24M CGROUP_VERSIONS=v1'"
+		echo "exec rl-scenario memcg-dd"
+	} >"$run.job"
+	"$RL_TOP/scripts/run.sh" --out "$run" --time-travel=cpu --cpu "$cpu" --mem 1G \
+		--timeout 600 --disk ext4:hdd --job "$run.job" >/dev/null ||
+		fail "memcg-dd under the cpu clock failed: $(head -1 "$run/status")"
+	"$RL_TOP/scripts/summarize-run.sh" "$run" memcg-dd ext4 hdd patched 1
+}
+
+# headline RUNDIR: the figures that must not move with the host's load
+headline() {
+	awk -F'\t' '$7 ~ /^tool\.v1-writer[12]\.(mbps|seconds)$|^waits\.events$|^run\.simulated_seconds$|^counter\.nr_reclaim_wait_dirty$/ { print $7, $8 }' \
+		"$1/summary.tsv" | sort
+}
+
+t_cpu_clock_ignores_host_load() {
+	local idle=$TEST_TMP/clock-idle busy=$TEST_TMP/clock-busy unpinned=$TEST_TMP/clock-unpinned hogs=() a b
+	memcg_dd_cpu_clock "$idle"
+	for _ in $(seq "$(nproc)"); do
+		sh -c 'while :; do :; done' &
+		hogs+=("$!")
+	done
+	# shellcheck disable=SC2064 # the pids are known now
+	trap "kill ${hogs[*]} 2>/dev/null || true" EXIT
+	memcg_dd_cpu_clock "$busy"
+	memcg_dd_cpu_clock "$unpinned" none
+	kill "${hogs[@]}"
+	trap - EXIT
+	a=$(headline "$idle")
+	echo "idle, pinned:"
+	echo "$a"
+	grep -q '^tool.v1-writer1.mbps [0-9]' <<<"$a" || fail "no writer figures in the idle run"
+	for run in "$busy" "$unpinned"; do
+		b=$(headline "$run")
+		echo "${run##*-}, with a CPU hog on every host CPU:"
+		echo "$b"
+		# a run is a function of its inputs: the same figures, to 2%
+		paste -d' ' <(echo "$a") <(echo "$b") | awk '
+			$1 != $3 { print "metric mismatch: " $0; bad = 1 }
+			{ d = $2 - $4; if (d < 0) d = -d; m = ($2 > $4 ? $2 : $4);
+			  if (m > 0 && d / m > 0.02) { print "differs by more than 2%: " $0; bad = 1 } }
+			END { exit bad }' || fail "the cpu clock's figures moved with the host's load"
+	done
+}
