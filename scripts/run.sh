@@ -322,6 +322,9 @@ if ! {
 	echo "splats=$(wc -l <"$out/splats")"
 	echo "splat_kinds=$(cut -d: -f1 "$out/splats" | sort | uniq -c | awk '{ printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $1 }')"
 	echo "oom_kills=${oom_kills:-0}"
+	# the guest's own words, read as data: first line, printable, bounded
+	[ ! -s "$out/failure-reason" ] ||
+		echo "reason=$(head -1 "$out/failure-reason" | tr -cd 'A-Za-z0-9 ._:=/,()+-' | cut -c1-200)"
 	[ "$disk_full" = 0 ] || echo "host_disk_full=1"
 } >"$out/status.tmp" 2>/dev/null || ! mv "$out/status.tmp" "$out/status"; then
 	[ "$disk_full" = 1 ] || die "cannot write $out/status"

@@ -165,3 +165,23 @@ t_full_host_disk() {
 		expect_no_uml_left run2
 	)
 }
+
+# A run whose workload could not do what the scenario says fails, with the
+# reason in its status: a memory limit the guest could not set, a writer
+# that exited non-zero without an OOM kill.
+t_failed_workload_fails_the_run() {
+	local m set want r
+	while IFS='|' read -r set want; do
+		m=$TEST_TMP/failwork-$RANDOM
+		"$RL_TOP/scripts/compare.sh" --scenario fs-completion --fs ext4 --modes patched \
+			--set "$set" --results "$m" >"$m.log" 2>&1 || true
+		r=$m/runs/fs-completion.ext4.patched.r1
+		[ "$(head -1 "$r/status")" = failed ] || fail "--set $set: run is $(head -1 "$r/status"), not failed"
+		grep -q "^reason=.*$want" "$r/status" || fail "--set $set: status has no reason '$want': $(cat "$r/status")"
+		grep -q '1 of 1 runs ok' "$m/report.md" && fail "--set $set: the report counts the run as ok"
+		sed -n 's/^reason=/  reason: /p' "$r/status"
+	done <<'CASES'
+MEMCG_LIMIT=abc|cannot set memory.limit_in_bytes
+BS=abc|writer1 exited with status
+CASES
+}

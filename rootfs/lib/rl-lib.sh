@@ -6,9 +6,28 @@
 RL_DEBUG_VM=/sys/kernel/debug/vm
 RL_TRACING=/sys/kernel/tracing
 
-rl_die() {
+# rl_fail REASON: record why the run failed (results/failure-reason, which
+# the host puts in the run's status) and go on; rl_die also exits.
+rl_fail() {
 	echo "rl-lib: $*" >&2
+	[ -z "${RL_OUT:-}" ] || echo "$*" >>"$RL_OUT/failure-reason"
+	return 1
+}
+
+rl_die() {
+	rl_fail "$@" || true
 	exit 1
+}
+
+# rl_workload_status NAME STATUS: a workload's exit status.  An OOM kill
+# (killed by SIGKILL while the OOM killer reported a kill) is a result of
+# the experiment; any other failure fails the run, with the reason.
+rl_workload_status() {
+	[ "$2" = 0 ] && return 0
+	if [ "$2" = 137 ] && dmesg | grep -q 'Killed process'; then
+		return 0
+	fi
+	rl_fail "$1 exited with status $2 without an OOM kill"
 }
 
 # Reset every reclaim wait counter of the observability patch to zero.
@@ -60,7 +79,8 @@ rl_memcg_create() { # NAME LIMIT v1|v2
 		# throttling, needs both controllers
 		echo "+memory +io" >/sys/fs/cgroup/cgroup.subtree_control
 		mkdir -p "/sys/fs/cgroup/$1"
-		echo "$2" >"/sys/fs/cgroup/$1/memory.max"
+		echo "$2" >"/sys/fs/cgroup/$1/memory.max" 2>/dev/null ||
+			rl_die "cannot set memory.max of $1 to '$2' (valid: a size such as 32M, or max)"
 		echo "/sys/fs/cgroup/$1"
 		;;
 	v1)
@@ -72,7 +92,8 @@ rl_memcg_create() { # NAME LIMIT v1|v2
 			mount -t cgroup -o memory memory /cgroup/memory ||
 			rl_die "cannot mount the v1 memory controller"
 		mkdir -p "/cgroup/memory/$1"
-		echo "$2" >"/cgroup/memory/$1/memory.limit_in_bytes"
+		echo "$2" >"/cgroup/memory/$1/memory.limit_in_bytes" 2>/dev/null ||
+			rl_die "cannot set memory.limit_in_bytes of $1 to '$2' (valid: a size such as 32M)"
 		echo "/cgroup/memory/$1"
 		;;
 	*) rl_die "unknown cgroup version '$3' (valid: v1 v2)" ;;
@@ -82,6 +103,7 @@ rl_memcg_create() { # NAME LIMIT v1|v2
 # Run a command inside a memory cgroup made by rl_memcg_create.  (A
 # subshell's $$ is its parent's pid, so the child moves itself, then execs.)
 rl_memcg_run() { # PATH COMMAND...
+	if [ -z "$1" ] || [ ! -d "$1" ]; then rl_die "no memory cgroup '$1' to run $2 in"; fi
 	procs=$1/cgroup.procs
 	[ -f "$procs" ] || procs=$1/tasks
 	shift
