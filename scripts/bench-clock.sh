@@ -90,18 +90,17 @@ scenario_run() {
 	awk -F'\t' -v clock="$clock" -v label="$label" '
 		{ v[$7] = $8 }
 		END {
-			printf "%-8s %-8s %-7s %6s %6s %6s %6s %8s %9s %7s\n", clock, label, v["run.status"],
+			printf "%-8s %-8s %-7s %7s %7s %7s %7s %7.1f\n", clock, label, v["run.status"],
 				v["tool.v1-writer1.mbps"], v["tool.v1-writer2.mbps"],
-				v["tool.v2-writer1.mbps"], v["tool.v2-writer2.mbps"],
-				v["waits.events"] == "" ? 0 : v["waits.events"],
+				(v["waits.events"] == "" ? 0 : v["waits.events"]),
 				v["run.simulated_seconds"], v["run.wall_seconds"]
 		}' "$run/summary.tsv"
 }
 
 scenario_part() {
 	local clock
-	echo "== memcg-dd on ext4 (hdd), patched: writer MB/s (v1 w1 w2, v2 w1 w2) =="
-	printf '%-8s %-8s %-7s %6s %6s %6s %6s %8s %9s %7s\n' clock host status v1w1 v1w2 v2w1 v2w2 waits sim_s wall_s
+	echo "== memcg-dd on ext4 (hdd), patched, cgroup v1: each writer's MB/s =="
+	printf '%-8s %-8s %-7s %7s %7s %7s %7s %7s\n' clock host status writer1 writer2 waits sim_s wall_s
 	for clock in basic cpu; do
 		scenario_run "$clock" none idle
 		for _ in $(seq "$(nproc)"); do

@@ -258,7 +258,9 @@ start_run() { # NAME
 	while [ "$c" -lt "$(($(nproc) - 1))" ] && word_in "$c" "${cpu_of[*]}"; do
 		c=$((c + 1))
 	done
-	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel="$clock" --cpu "$c" --mem "$runmem" \
+	# under the cpu clock a run repeats exactly for one seed: repeat r
+	# uses seed r, so repeats sample the kernel's random choices
+	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel="$clock" --seed "${name##*.r}" --cpu "$c" --mem "$runmem" \
 		--timeout "$runtimeout" --disk "$f:$prof" "${swap_opt[@]}" \
 		--job "$job" >/dev/null 2>"$matrix/$name.err" &
 	running[$!]=$name

@@ -43,7 +43,8 @@ USAGE
 run_dir_of_args() {
 	local a
 	for a in "$@"; do
-		case "$a" in reclaimlab.run=*) echo "${a#reclaimlab.run=}"; return ;; esac
+		# a link in the run's TMPDIR to the folder (scripts/run.sh)
+		case "$a" in reclaimlab.run=*) readlink -f "${a#reclaimlab.run=}"; return ;; esac
 	done
 	die "no reclaimlab.run= in the kernel arguments: gdb.sh --wrapped is run by run.sh only"
 }

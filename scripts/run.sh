@@ -39,6 +39,8 @@ usage: scripts/run.sh [options] [--] [guest command...]
   --tt-cpu PRICES      prices of the cpu model, e.g. syscall_ns=200,fork_ns=90000
                        (names: $RL_TT_CPU_ITEMS)
   --cpu N|none         host CPU the guest runs on (default: a free one)
+  --seed N             seed of the guest's random numbers under the cpu clock
+                       (default 1): the same inputs and seed give the same run
   --append ARG         extra kernel command line argument; repeatable
   --job FILE           run this shell script in the guest
   --interactive        a shell in the guest on this terminal
@@ -64,6 +66,7 @@ kernel=$RL_KERNEL
 wrap=""
 tt_cpu=""
 cpu=auto
+seed=1
 
 need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
 
@@ -82,6 +85,7 @@ while [ $# -gt 0 ]; do
 	--time-travel=*) die "unknown time-travel mode '${1#--time-travel=}' (valid: --time-travel, --time-travel=basic, --time-travel=cpu, --time-travel=inf-cpu)" ;;
 	--tt-cpu) need_arg "$@"; tt_cpu=$2; shift 2 ;;
 	--cpu) need_arg "$@"; cpu=$2; shift 2 ;;
+	--seed) need_arg "$@"; seed=$2; shift 2 ;;
 	--append) need_arg "$@"; extra_args="$extra_args $2"; shift 2 ;;
 	--job) need_arg "$@"; job_file=$2; shift 2 ;;
 	--interactive) interactive=1; shift ;;
@@ -89,7 +93,7 @@ while [ $# -gt 0 ]; do
 	--wrap) need_arg "$@"; wrap=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
-	-*) die "unknown option '$1' (valid: --disk --swap --mem --timeout --out --time-travel --tt-cpu --cpu --append --job --interactive --kernel --wrap --help)" ;;
+	-*) die "unknown option '$1' (valid: --disk --swap --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --wrap --help)" ;;
 	*) break ;;
 	esac
 done
@@ -105,6 +109,7 @@ fi
 [ -z "$job_file" ] || [ -r "$job_file" ] || die "job file '$job_file' not readable"
 [ -z "$tt_cpu" ] || [ "$time_travel" = cpu ] || die "--tt-cpu sets prices of --time-travel=cpu, which is not on"
 check_tt_cpu "$tt_cpu"
+[[ "$seed" =~ ^[0-9]{1,18}$ ]] || die "bad --seed '$seed' (valid: a whole number)"
 case "$cpu" in
 auto | none) ;;
 *)
@@ -193,7 +198,12 @@ args="mem=$mem initrd=$RL_ROOTFS umid=rl-$run_id uml_dir=$tmp/uml"
 # and "confine" refuses symlinks, device nodes, owner changes and set-id
 # bits there (patch 0009): the guest reaches the host through this folder
 # only, and leaves nothing in it that host tools would follow out.
-args="$args hostfs=$out,confine reclaimlab.run=$out"
+# The guest sees the run folder as $tmp/run, a link of fixed length: the
+# folder's own path would vary the length of every process's environment
+# in the guest (hostfs= goes to init's), which moves page boundaries and
+# with them the cpu clock's figures.
+ln -s "$out" "$tmp/run"
+args="$args hostfs=$tmp/run,confine reclaimlab.run=$tmp/run"
 if [ "$interactive" = 1 ]; then
 	args="$args con0=fd:0,fd:1 con=null reclaimlab.interactive=1"
 else
@@ -202,14 +212,20 @@ fi
 case "$time_travel" in
 basic) args="$args time-travel" ;;
 inf-cpu) args="$args time-travel=inf-cpu" ;;
-cpu) args="$args time-travel=cpu${tt_cpu:+ tt-cpu=$tt_cpu}" ;;
+# The cpu clock promises that a run is a function of its inputs: that also
+# needs the same random numbers (rng-seed=, patch 0012: ext4 starts its lazy
+# init after a random delay), the same address space layouts in the guest
+# (norandmaps) and of the UML process itself (setarch -R, below), and the
+# same wall clock (2026-01-01 00:00 UTC at boot: file time stamps change
+# what filesystems write); measured, each of these moved the figures.
+cpu) args="$args time-travel=cpu${tt_cpu:+ tt-cpu=$tt_cpu} rng-seed=$seed norandmaps time-travel-start=1767225600000000000" ;;
 esac
 # One host CPU per guest: the kernel and its ptrace'd processes hand over
 # to each other on it (2.7x faster system calls than across CPUs).
 [ "$cpu" != auto ] || cpu=$(free_host_cpu)
 echo "$cpu" >"$tmp/cpu"
-pin=""
-[ "$cpu" = none ] || pin="taskset -c $cpu"
+pin="setarch $(uname -m) -R"
+[ "$cpu" = none ] || pin="$pin taskset -c $cpu"
 guest_disks=""
 ubd=0
 letters=abcdefghijklmnop
@@ -252,6 +268,7 @@ echo "$args" >"$out/cmdline"
 	echo "disks=${models# }"
 	echo "time_travel=$time_travel"
 	echo "tt_cpu=$tt_cpu"
+	echo "seed=$seed"
 	echo "host_cpu=$cpu"
 	echo "timeout=$timeout"
 	echo "tmpdir=$tmp"

@@ -16,7 +16,7 @@ memcg_dd_cpu_clock() {
 	{
 		echo "export RL_FS=ext4"
 		echo "export RL_KNOBS='$(knob_set patched)'"
-		echo "export RL_SET='WRITE_SIZE=24M CGROUP_VERSIONS=v1'"
+		echo "export RL_SET='WRITE_SIZE=24M MEMCG_VERSION=v1'"
 		echo "exec rl-scenario memcg-dd"
 	} >"$run.job"
 	"$RL_TOP/scripts/run.sh" --out "$run" --time-travel=cpu --cpu "$cpu" --mem 1G \

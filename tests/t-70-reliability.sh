@@ -122,7 +122,7 @@ t_sizes_that_do_not_fit() {
 		echo "$out" | grep -qF -e "$want" || fail "'$args': expected '$want', got: $out"
 		[ ! -e "$TEST_TMP/fit" ] || fail "'$args' created a results folder"
 	done <<'CASES'
---scenario memcg-dd --set WRITE_SIZE=2G|scenario memcg-dd writes 8.0 GiB (4*WRITE_SIZE with WRITE_SIZE=2G) but the ext4 image holds 6.0 GiB
+--scenario memcg-dd --set WRITE_SIZE=4G|scenario memcg-dd writes 8.0 GiB (2*WRITE_SIZE with WRITE_SIZE=4G) but the ext4 image holds 6.0 GiB
 --scenario kupdate-after-exit --set WRITERS=500|(WRITERS*WRITE_SIZE with WRITERS=500, WRITE_SIZE=16M)
 --scenario reclaim-plug --set USEMEM_SIZE=3G|scenario reclaim-plug allocates 3.0 GiB (USEMEM_SIZE=3G) but its guest has
 --scenario fs-completion --set WRITE_SIZE=huge|WRITE_SIZE='huge' is not a size or count
