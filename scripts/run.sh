@@ -164,8 +164,18 @@ out=$(cd "$out" && pwd -P)
 run_id=${out##*/}
 
 # --- per-run private state: umid, TMPDIR (UML's memory file), overlays ---
+# What a runner killed with SIGKILL left (its guest died with it, see
+# pdeathsig below): TMPDIRs whose owner process is gone, guest memory and
+# overlays of gigabytes in /dev/shm.
+for stale in "${RL_TMPDIR:-/dev/shm}"/reclaimlab.*/owner; do
+	[ -O "$stale" ] || continue
+	owner=$(head -c 20 "$stale")
+	[[ "$owner" =~ ^[0-9]+$ ]] || continue
+	kill -0 "$owner" 2>/dev/null || rm -rf "${stale%/owner}"
+done
 tmp=$(mktemp -d "${RL_TMPDIR:-/dev/shm}/reclaimlab.XXXXXX") ||
 	die "cannot create a private TMPDIR under ${RL_TMPDIR:-/dev/shm}"
+echo $$ >"$tmp/owner"
 uml_pid=""
 status=""
 
@@ -224,7 +234,9 @@ esac
 # to each other on it (2.7x faster system calls than across CPUs).
 [ "$cpu" != auto ] || cpu=$(free_host_cpu)
 echo "$cpu" >"$tmp/cpu"
-pin="setarch $(uname -m) -R"
+# The guest dies with this script, even of SIGKILL (its helpers die with
+# it, UML sets their parent-death signal).
+pin="setpriv --pdeathsig KILL setarch $(uname -m) -R"
 [ "$cpu" = none ] || pin="$pin taskset -c $cpu"
 guest_disks=""
 ubd=0

@@ -185,3 +185,27 @@ MEMCG_LIMIT=abc|cannot set memory.limit_in_bytes
 BS=abc|writer1 exited with status
 CASES
 }
+
+# run.sh killed with SIGKILL: its guest dies with it (parent-death signal),
+# and the next run sweeps the private TMPDIR it left in /dev/shm.
+t_killed_runner_leaves_no_guest() {
+	local run=$TEST_TMP/kill9 pid tmpdir
+	"$RL_TOP/scripts/run.sh" --out "$run" --timeout 120 -- 'sleep 1000' >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		pgrep -f "umid=rl-kill9" >/dev/null && break
+		sleep 0.1
+	done
+	pgrep -f "umid=rl-kill9" >/dev/null || fail "the guest did not start"
+	tmpdir=$(sed -n 's/^tmpdir=//p' "$run/run.conf")
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null || true
+	for _ in $(seq 50); do
+		pgrep -f "umid=rl-kill9" >/dev/null || break
+		sleep 0.1
+	done
+	expect_no_uml_left kill9
+	[ -d "$tmpdir" ] || fail "expected the killed run's TMPDIR $tmpdir to be left for the sweep"
+	guest "$TEST_TMP/after-kill9" -- true || fail "the next run failed"
+	[ ! -e "$tmpdir" ] || fail "the next run did not sweep the stale TMPDIR $tmpdir"
+}
