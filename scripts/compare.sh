@@ -265,18 +265,24 @@ start_run() { # NAME
 		--job "$job" >/dev/null 2>"$matrix/$name.err" &
 	running[$!]=$name
 	cpu_of[$!]=$c
-	profile_of[$name]=$prof
+}
+
+# summarize NAME: the run's summary rows
+summarize() {
+	local name=$1 s f m
+	IFS=. read -r s f m _ <<<"$name"
+	"$RL_TOP/scripts/summarize-run.sh" "$matrix/runs/$name" "$s" "$f" \
+		"${profile:-$(scenario_setting "$s" PROFILE host)}" "$m" "${name##*.r}" ||
+		note "could not summarize $name"
 }
 
 # Collect a run once its guest is gone: summary rows, progress line.
 reap() { # PID
-	local name=${running[$1]} s f m
-	IFS=. read -r s f m _ <<<"$name"
+	local name=${running[$1]}
 	unset "running[$1]" "cpu_of[$1]"
 	rm -f "$matrix/job.$name.sh"
 	done_count=$((done_count + 1))
-	"$RL_TOP/scripts/summarize-run.sh" "$matrix/runs/$name" "$s" "$f" \
-		"${profile_of[$name]}" "$m" "${name##*.r}" || note "could not summarize $name"
+	summarize "$name"
 	note "finished $name: $(head -1 "$matrix/runs/$name/status" 2>/dev/null)"
 }
 
@@ -288,7 +294,7 @@ reap_finished() {
 	done
 }
 
-declare -A running=() profile_of=() cpu_of=()
+declare -A running=() cpu_of=()
 on_signal() {
 	trap - INT TERM
 	note "stopping the running guests"
@@ -305,6 +311,8 @@ done_count=0
 skipped=0
 for name in "${run_names[@]}"; do
 	if finished "$matrix/runs/$name"; then
+		# finished, but its runner was killed before it summarized it
+		[ -f "$matrix/runs/$name/summary.tsv" ] || summarize "$name"
 		skipped=$((skipped + 1))
 		done_count=$((done_count + 1))
 		continue

@@ -209,3 +209,17 @@ t_killed_runner_leaves_no_guest() {
 	guest "$TEST_TMP/after-kill9" -- true || fail "the next run failed"
 	[ ! -e "$tmpdir" ] || fail "the next run did not sweep the stale TMPDIR $tmpdir"
 }
+
+# A run that finished but was never summarized (its compare.sh was killed
+# with SIGKILL in between) is summarized by --resume.
+t_resume_summarizes_finished_runs() {
+	local m=$TEST_TMP/unsummarized r
+	"$RL_TOP/scripts/compare.sh" --scenario fs-completion --fs ext4 --modes patched \
+		--set WRITE_SIZE=32M --results "$m" >"$m.log" 2>&1 || fail "matrix failed: $(tail -3 "$m.log")"
+	r=$m/runs/fs-completion.ext4.patched.r1
+	[ -s "$r/summary.tsv" ] || fail "no summary after the first pass"
+	rm "$r/summary.tsv" "$m/report.md"
+	"$RL_TOP/scripts/compare.sh" --resume "$m" >"$m.resume.log" 2>&1 || fail "resume failed"
+	[ -s "$r/summary.tsv" ] || fail "--resume did not summarize the finished run"
+	! grep -q 'ok-but-unsummarized' "$m/report.md" || fail "the report still shows an unsummarized run"
+}
