@@ -127,7 +127,9 @@ size_bytes() {
 	*[gG]) shift=30 ;;
 	*[tT]) shift=40 ;;
 	esac
-	[[ "$n" =~ ^[0-9]{1,12}$ ]] || return 1
+	[[ "$n" =~ ^[0-9]{1,18}$ ]] || return 1
+	# at most 2^62 bytes, so that nothing downstream overflows
+	[ "$((10#$n))" -le $(((1 << 62) >> shift)) ] || return 1
 	echo $((10#$n << shift))
 }
 
