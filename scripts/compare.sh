@@ -102,6 +102,9 @@ fi
 scenarios=${scenarios//,/ }
 filesystems=${filesystems//,/ }
 modes=${modes//,/ }
+[ -n "${scenarios// /}" ] || die "no scenario given (valid: $(rl_scenarios) all)"
+[ -n "${filesystems// /}" ] || die "no filesystem given (valid: $RL_FILESYSTEMS)"
+[ -n "${modes// /}" ] || die "no knob set given (valid: $RL_KNOB_SETS)"
 for s in $scenarios; do
 	word_in "$s" "$(rl_scenarios)" || die "unknown scenario '$s' (valid: $(rl_scenarios) all)"
 done
@@ -180,7 +183,7 @@ for s in $scenarios; do
 		fi
 	done
 	runmem=${mem:-$(scenario_setting "$s" MEM 512M)}
-	[ -n "$mem" ] || check_guest_mem "$runmem"
+	[ -n "$mem" ] || RL_MEM_SOURCE="SCN_MEM of scenario $s" check_guest_mem "$runmem"
 	scenario_need "$s" MEM_USE
 	[ -n "$need" ] || continue
 	have=$(size_bytes "$runmem")

@@ -148,8 +148,9 @@ avail_bytes() {
 # check_guest_mem SIZE: die unless a guest of SIZE memory can run here.
 check_guest_mem() {
 	local bytes host shm=${RL_TMPDIR:-/dev/shm} shm_free
-	bytes=$(size_bytes "$1") || die "bad --mem '$1' (use a size like 512M or 1G)"
-	[ "$bytes" -ge $((64 << 20)) ] || die "--mem $1 is too small for a guest (valid: 64M or more)"
+	local what=${RL_MEM_SOURCE:---mem}
+	bytes=$(size_bytes "$1") || die "bad $what '$1' (use a size like 512M or 1G)"
+	[ "$bytes" -ge $((64 << 20)) ] || die "$what $1 is too small for a guest (valid: 64M or more)"
 	host=$(awk '/^MemTotal:/ { printf "%.0f\n", $2 * 1024 }' /proc/meminfo)
 	[ "$bytes" -le "$host" ] ||
 		die "--mem $1 does not fit: this host has $(human_size "$host") of memory"

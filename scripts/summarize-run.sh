@@ -13,6 +13,8 @@ dir=$1
 TRACESTAT=$RL_BUILD/unit/rl-tracestat
 [ -x "$TRACESTAT" ] || die "$TRACESTAT missing; run make -C rootfs/tools host-tools"
 prefix="${dir##*/}	$2	$3	$4	$5	$6"
+# a summary that fails half-way leaves nothing behind
+trap 'rm -f "$dir/summary.tsv.tmp"' EXIT
 
 rows() { # METRIC-PREFIX: "key value" lines on stdin
 	awk -v p="$prefix" -v m="$1" 'NF >= 2 && $2 ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ { print p "\t" m $1 "\t" $2 }'

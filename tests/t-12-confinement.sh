@@ -148,4 +148,10 @@ t_scenario_expression_not_evaluated() {
 		--modes patched --results "$TEST_TMP/evil-m" 2>&1) && fail "the evil scenario was accepted"
 	[ ! -e "$canary" ] || fail "a scenario's SCN_DISK_USE ran a command on the host"
 	echo "$out" | grep -q "bad SCN_DISK_USE" || fail "unclear error: $out"
+	# a bad SCN_MEM is named as what it is, not as a --mem nobody gave
+	sed 's/^SCN_MEM=.*/SCN_MEM=lots/' "$RL_TOP/rootfs/scenarios/fs-completion.scn" \
+		>"$top/rootfs/scenarios/badmem.scn"
+	out=$(RL_BUILD=$RL_BUILD "$top/scripts/compare.sh" --scenario badmem --fs ext4 \
+		--modes patched --results "$TEST_TMP/badmem-m" 2>&1) && fail "SCN_MEM=lots was accepted"
+	echo "$out" | grep -q "bad SCN_MEM of scenario badmem 'lots'" || fail "unclear error: $out"
 }

@@ -51,7 +51,7 @@ t_interrupted_matrix_resumes() {
 t_compare_bad_input() {
 	local args out
 	for args in "--scenario nosuch" "--fs ntfs" "--modes turbo" "--profile floppy" \
-		"--repeat 0" "--set NOSUCH=1" "--bogus" "--resume /nonexistent"; do
+		"--repeat 0" "--set NOSUCH=1" "--bogus" "--resume /nonexistent" "--fs ,,," "--scenario ," "--modes ,"; do
 		# shellcheck disable=SC2086 # the options are split into words
 		out=$("$RL_TOP/scripts/compare.sh" $args --results "$TEST_TMP/bad-matrix" 2>&1) &&
 			fail "'$args' was accepted"
