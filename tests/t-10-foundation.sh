@@ -113,6 +113,12 @@ t_bad_input_is_rejected() {
 		echo "$out" | grep -q "error:" || fail "'$args' gave no clear error: $out"
 		[ ! -e "$TEST_TMP/bad-run" ] || fail "'$args' created a run folder before failing"
 	done
+	# a run folder path the kernel command line cannot carry: refused
+	# before the folder exists
+	for out in "$TEST_TMP/q'uote" "$TEST_TMP/sp ace" "$TEST_TMP/com,ma"; do
+		"$RL_TOP/scripts/run.sh" --out "$out" -- true 2>/dev/null && fail "run folder '$out' was accepted"
+		[ ! -e "$out" ] || fail "the refused run folder '$out' was created"
+	done
 	out=$("$RL_TOP/scripts/run.sh" --disk ntfs -- true 2>&1) || true
 	echo "$out" | grep -q "unknown filesystem 'ntfs' (valid: ext4 xfs vfat btrfs)" ||
 		fail "unknown filesystem message does not name the valid ones: $out"
