@@ -69,7 +69,13 @@ disk_model() {
 			if [ "$key" = "$kv" ] || ! word_in "$key" "$RL_PROFILE_KEYS"; then
 				die "bad device setting '$kv' in '$spec' (valid keys: $RL_PROFILE_KEYS, as key=number)"
 			fi
-			[[ "$val" =~ ^[0-9]+$ ]] || die "bad value '$val' for $key in '$spec' (use a whole number)"
+			# the ranges patch 0004 accepts: u32, and a queue depth of 1 to 1024
+			if ! [[ "$val" =~ ^[0-9]{1,10}$ ]] || [ "$((10#$val))" -gt 4294967295 ]; then
+				die "bad value '$val' for $key in '$spec' (valid: a whole number from 0 to 4294967295)"
+			fi
+			if [ "$key" = qd ] && { [ "$((10#$val))" -lt 1 ] || [ "$((10#$val))" -gt 1024 ]; }; then
+				die "bad value '$val' for qd in '$spec' (valid: 1 to 1024)"
+			fi
 			params=$(echo ",$params" | sed -E "s/,$key=[0-9]+/,$key=$val/; s/^,//")
 		done
 		name=custom

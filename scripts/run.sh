@@ -326,7 +326,11 @@ if [ "$status" = hung ]; then
 elif [ -f "$out/exit-status" ]; then
 	rc=$(cat "$out/exit-status")
 	[[ "$rc" =~ ^[0-9]+$ ]] || rc=125
-	if [ -s "$out/splats" ]; then
+	if grep -q 'ubd: bad ubd.model=' "$out/console.log"; then
+		# a disk without its model would run at host speed
+		status=failed
+		[ "$rc" != 0 ] || rc=1
+	elif [ -s "$out/splats" ]; then
 		status=splat
 		[ "$rc" != 0 ] || rc=1
 	elif [ "$rc" = 0 ]; then

@@ -104,7 +104,8 @@ t_hung_guest_is_killed() {
 
 t_bad_input_is_rejected() {
 	local out rc
-	for args in "--disk ntfs" "--disk ext4:floppy" "--mem lots" "--mem 17179869185G" "--timeout 0" "--bogus" \
+	for args in "--disk ntfs" "--disk ext4:floppy" "--disk ext4:hdd,qd=0" "--disk ext4:hdd,wbw=99999999999" \
+		"--mem lots" "--mem 17179869185G" "--timeout 0" "--bogus" \
 		"--kernel /nonexistent/linux"; do
 		rc=0
 		# shellcheck disable=SC2086 # the options are split into words
