@@ -77,12 +77,7 @@ ops_part() {
 # scenario_run CLOCK CPU LABEL: one memcg-dd run; prints its headline
 scenario_run() {
 	local clock=$1 cpu=$2 label=$3 run=$work/scn-$1-$3 job=$work/job.sh
-	{
-		echo "export RL_FS=ext4"
-		echo "export RL_KNOBS='$(knob_set patched)'"
-		echo "export RL_SET=''"
-		echo "exec rl-scenario memcg-dd"
-	} >"$job"
+	scenario_job memcg-dd ext4 patched "" >"$job"
 	"$RL_TOP/scripts/run.sh" --out "$run" --time-travel="$clock" --cpu "$cpu" --mem 1G \
 		--timeout 900 --disk ext4:hdd --job "$job" >/dev/null 2>&1 || true
 	"$RL_TOP/scripts/summarize-run.sh" "$run" memcg-dd ext4 hdd patched 1 ||

@@ -245,12 +245,7 @@ start_run() { # NAME
 	runmem=${mem:-$(scenario_setting "$s" MEM 512M)}
 	runtimeout=${timeout:-$(scenario_setting "$s" TIMEOUT 600)}
 	job=$matrix/job.$name.sh
-	{
-		echo "export RL_FS=$f"
-		echo "export RL_KNOBS='$(knob_set "$m")'"
-		echo "export RL_SET='${sets# }'"
-		echo "exec rl-scenario $s"
-	} >"$job"
+	scenario_job "$s" "$f" "$m" "${sets# }" >"$job"
 	local swap_opt=()
 	local swap
 	swap=$(scenario_setting "$s" SWAP "")

@@ -96,6 +96,16 @@ knob_set() {
 	esac
 }
 
+# scenario_job SCENARIO FS MODE "KEY=VALUE ...": the guest job that runs
+# SCENARIO on FS with MODE's knobs and those parameters (values already
+# checked against RL_SET_VALUE_CHARS, so single quotes hold them).
+scenario_job() {
+	echo "export RL_FS=$2"
+	echo "export RL_KNOBS='$(knob_set "$3")'"
+	echo "export RL_SET='$4'"
+	echo "exec rl-scenario $1"
+}
+
 rl_scenarios() {
 	local f
 	for f in "$RL_TOP"/rootfs/scenarios/*.scn; do

@@ -137,15 +137,17 @@ disk_model "$swap_profile" >/dev/null
 if [ -z "$out" ]; then
 	out=$RL_RESULTS/runs/$(date +%Y%m%d-%H%M%S)-$$
 fi
-# The folder's path goes on the kernel command line (hostfs=, which splits
-# at commas) and into job.env: refuse what either would misread, before
-# anything is created.
+# The folder's name goes on the kernel command line (umid=rl-NAME) and into
+# job.env: refuse what either would misread, before anything is created,
+# and again for the folder that a link led to.
+check_run_folder_path() {
+	[[ "$1" =~ ^[A-Za-z0-9._/+@~:-]+$ ]] ||
+		die "run folder '$1' has a character a kernel command line cannot carry (valid: letters, digits and . _ / + @ ~ : -)"
+}
 case "$out" in
-/*) abs_out=$out ;;
-*) abs_out=$PWD/$out ;;
+/*) check_run_folder_path "$out" ;;
+*) check_run_folder_path "$PWD/$out" ;;
 esac
-[[ "$abs_out" =~ ^[A-Za-z0-9._/+@~:-]+$ ]] ||
-	die "run folder '$abs_out' has a character a kernel command line cannot carry (valid: letters, digits and . _ / + @ ~ : -)"
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 	die "run folder '$out' exists and is not empty; results are never overwritten"
 fi
@@ -159,8 +161,7 @@ if [ "${out_free:-0}" -lt "$(size_bytes "$RL_MIN_FREE")" ]; then
 	die "the filesystem of run folder '$out' has $(human_size "${out_free:-0}") free, less than the $RL_MIN_FREE a run needs (RL_MIN_FREE)"
 fi
 out=$(cd "$out" && pwd -P)
-[[ "$out" =~ ^[A-Za-z0-9._/+@~:-]+$ ]] ||
-	die "run folder '$out' has a character a kernel command line cannot carry (valid: letters, digits and . _ / + @ ~ : -)"
+check_run_folder_path "$out"
 run_id=${out##*/}
 
 # --- per-run private state: umid, TMPDIR (UML's memory file), overlays ---
@@ -231,7 +232,8 @@ inf-cpu) args="$args time-travel=inf-cpu" ;;
 cpu) args="$args time-travel=cpu${tt_cpu:+ tt-cpu=$tt_cpu} rng-seed=$seed norandmaps time-travel-start=1767225600000000000" ;;
 esac
 # One host CPU per guest: the kernel and its ptrace'd processes hand over
-# to each other on it (2.7x faster system calls than across CPUs).
+# to each other on it (a null system call: 12 to 18 us of wall time pinned,
+# 61 us unpinned on an idle host; scripts/bench-clock.sh ops).
 [ "$cpu" != auto ] || cpu=$(free_host_cpu)
 echo "$cpu" >"$tmp/cpu"
 # The guest dies with this script, even of SIGKILL (its helpers die with

@@ -13,12 +13,7 @@ t_kernel_runs_hz_1000() {
 # memcg_dd_cpu_clock RUNDIR [CPU]: memcg-dd, small, under the cpu clock
 memcg_dd_cpu_clock() {
 	local run=$1 cpu=${2:-auto}
-	{
-		echo "export RL_FS=ext4"
-		echo "export RL_KNOBS='$(knob_set patched)'"
-		echo "export RL_SET='WRITE_SIZE=24M MEMCG_VERSION=v1'"
-		echo "exec rl-scenario memcg-dd"
-	} >"$run.job"
+	scenario_job memcg-dd ext4 patched "WRITE_SIZE=24M MEMCG_VERSION=v1" >"$run.job"
 	"$RL_TOP/scripts/run.sh" --out "$run" --time-travel=cpu --cpu "$cpu" --mem 1G \
 		--timeout 600 --disk ext4:hdd --job "$run.job" >/dev/null ||
 		fail "memcg-dd under the cpu clock failed: $(head -1 "$run/status")"

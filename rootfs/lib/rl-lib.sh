@@ -75,24 +75,12 @@ rl_trace_stop() { # FILE
 rl_memcg_create() { # NAME LIMIT v1|v2
 	case "$3" in
 	v2)
-		# The memory controller comes back to v2 only once no v1
-		# hierarchy holds it: unmount the one a v1 phase left, and free
-		# the page cache its removed cgroups are still charged for (they
-		# live on, offline, until it is freed), then wait for the kernel
-		# to release the hierarchy.  io too: cgroup writeback, and with
-		# it per-memcg dirty throttling, needs both.
-		if grep -q ' /cgroup/memory ' /proc/mounts; then
-			sync
-			echo 3 >/proc/sys/vm/drop_caches
-			umount /cgroup/memory ||
-				rl_die "cannot unmount the v1 memory hierarchy (is a v1 cgroup still in use?)"
-		fi
-		n=0
-		until echo "+memory +io" >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; do
-			n=$((n + 1))
-			[ "$n" -lt 100 ] || rl_die "cannot enable the memory controller for cgroup v2"
-			sleep 0.1
-		done
+		# io too: cgroup writeback, and with it per-memcg dirty
+		# throttling, needs both controllers.  One version per boot:
+		# the memory controller does not come back from a v1 hierarchy
+		# while its removed cgroups still hold page cache.
+		echo "+memory +io" >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null ||
+			rl_die "cannot enable the memory controller for cgroup v2 (was it used with v1 in this boot?)"
 		mkdir -p "/sys/fs/cgroup/$1"
 		echo "$2" >"/sys/fs/cgroup/$1/memory.max" 2>/dev/null ||
 			rl_die "cannot set memory.max of $1 to '$2' (valid: a size such as 32M, or max)"
@@ -113,6 +101,13 @@ rl_memcg_create() { # NAME LIMIT v1|v2
 		;;
 	*) rl_die "unknown cgroup version '$3' (valid: v1 v2)" ;;
 	esac
+}
+
+# rl_mount_options FS: the options every mount of FS uses.  ext4 would
+# prefetch every block bitmap in a background thread (ext4lazyinit): IO of
+# its own in every experiment, at times that vary between boots.
+rl_mount_options() {
+	if [ "$1" = ext4 ]; then echo no_prefetch_block_bitmaps; else echo defaults; fi
 }
 
 # Run a command inside a memory cgroup made by rl_memcg_create.  (A
@@ -146,8 +141,7 @@ rl_verify_after_remount() { # FILE SIZE SEED
 	[ -n "$dev" ] || rl_die "$mnt is not a mount point"
 	sync
 	umount "$mnt" || rl_die "cannot unmount $mnt"
-	opts=defaults
-	[ "$fstype" != ext4 ] || opts=no_prefetch_block_bitmaps # as init mounts it
-	mount -t "$fstype" -o "$opts" "$dev" "$mnt" || rl_die "cannot mount $dev again"
+	mount -t "$fstype" -o "$(rl_mount_options "$fstype")" "$dev" "$mnt" ||
+		rl_die "cannot mount $dev again"
 	rl-dd verify "$1" --size "$2" --seed "$3" >>"${RL_OUT:-/results}/verify.out"
 }
