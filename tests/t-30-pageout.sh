@@ -54,3 +54,50 @@ t_pageout_data_intact() {
 	[ "$(grep -c 'bad_chunks=0 ' "$run/verify.out")" = 2 ] ||
 		fail "data written under reclaim does not verify after remount"
 }
+
+# umount_with_pageout_works RUNDIR [run.sh options]: a writer in a small
+# memcg fills it with dirty pages of a slow USB stick, is killed, and the
+# filesystem is unmounted at once, while pageout works for its inodes may
+# still be queued or running; twelve times.
+umount_with_pageout_works() {
+	local run=$1
+	shift
+	cat >"$run.job" <<'JOB'
+set -eu
+. /reclaimlab/bin/rl-lib.sh
+cg=$(rl_memcg_create writer 32M v2)
+dev=$(awk '$2 == "/mnt/ext4" { print $1 }' /proc/mounts)
+rl_counters_reset
+for i in $(seq 12); do
+	rl_memcg_run "$cg" rl-dd write /mnt/ext4/f$i --size 64M --bs 64k --seed "$i" >/dev/null 2>&1 &
+	sleep 1
+	# the writer, not the subshell that started it
+	kill -9 $(cat "$cg/cgroup.procs") 2>/dev/null || true
+	wait
+	umount /mnt/ext4
+	mount -t ext4 -o "$(rl_mount_options ext4)" "$dev" /mnt/ext4
+done
+rl_counters_snapshot /results/counters
+JOB
+	"$RL_TOP/scripts/run.sh" --out "$run" --timeout 600 --time-travel --mem 512M \
+		--disk ext4:usb-stick --job "$run.job" "$@" >/dev/null ||
+		fail "umount guest failed: $(head -1 "$run/status"); $(tail -3 "$run/guest.log")"
+}
+
+# umount_left_no_busy_inodes RUNDIR: the checks on that run
+umount_left_no_busy_inodes() {
+	local run=$1 c
+	grep -E '^nr_pageout_work_(queued|executed|skipped|cancelled):' "$run/counters.debug-vm"
+	c=$(sed -n 's/^nr_pageout_work_queued://p' "$run/counters.debug-vm")
+	[ "$c" -gt 0 ] || fail "no pageout work was queued, the umounts tested nothing"
+	c=$(awk -F: '/^nr_pageout_work_(skipped|cancelled):/ { n += $2 } END { print n + 0 }' "$run/counters.debug-vm")
+	[ "$c" -gt 0 ] || fail "no umount met a pageout work (none cancelled or skipped)"
+	! grep -i 'busy inodes' "$run/guest.log" || fail "inodes outlived their umount"
+	[ ! -s "$run/splats" ] || fail "splats: $(head -3 "$run/splats")"
+}
+
+t_umount_drains_pageout_works() {
+	local run=$TEST_TMP/umount
+	umount_with_pageout_works "$run"
+	umount_left_no_busy_inodes "$run"
+}

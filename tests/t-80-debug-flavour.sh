@@ -44,3 +44,12 @@ t_debug_flavour_matrix_has_no_splats() {
 	[ "$n" = "$(rl_scenarios | wc -w)" ] || fail "$n runs, expected one per scenario"
 	echo "$n runs on the debug kernel, zero splats"
 }
+
+# The umount of t-30 with works in flight, under lockdep and KASAN.
+t_debug_flavour_umount_drains_pageout_works() {
+	local run=$TEST_TMP/debug-umount
+	debug_build_wait
+	KERNEL_FLAVOR=debug umount_with_pageout_works "$run"
+	grep -q '^flavor=debug$' "$run/run.conf" || fail "did not run the debug kernel"
+	umount_left_no_busy_inodes "$run"
+}
