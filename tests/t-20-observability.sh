@@ -36,8 +36,8 @@ counter() { # FILE NAME
 t_reclaim_wait_counters_move() {
 	local run total=0 c
 	run=$(observability_run)
-	for c in nr_reclaim_throttle_clean nr_reclaim_throttle_kswapd \
-		nr_reclaim_throttle_recent_write nr_reclaim_throttle_write \
+	for c in nr_throttle_writeback nr_throttle_isolated nr_throttle_noprogress \
+		nr_throttle_congested nr_reclaim_wait_dirty \
 		nr_reclaim_wait_writeback nr_migrate_wait_writeback; do
 		[ "$(counter "$run/before.debug-vm" "$c")" = 0 ] || fail "$c not reset before the run"
 		total=$((total + $(counter "$run/after.debug-vm" "$c")))
@@ -49,7 +49,8 @@ t_reclaim_wait_counters_move() {
 	expect_match "$run/verify.out" 'bad_chunks=0' "data written under reclaim"
 }
 
-# For every reason and class, trace events == counter, in events and in usec.
+# For every reason and class, trace events == counter, in events and in usec;
+# the class counters count the reclaim_wait() ("dirty") sleeps only.
 t_trace_matches_counters() {
 	local run sums name want got
 	run=$(observability_run)
@@ -60,12 +61,12 @@ t_trace_matches_counters() {
 			split($i, kv, "=")
 			f[kv[1]] = kv[2]
 		}
-		thr = f["reason"] ~ /^(writeback|isolated|noprogress|congested)$/
 		r = f["reason"] == "wait_writeback" ? "nr_reclaim_wait_writeback" : \
 		    f["reason"] == "migrate_writeback" ? "nr_migrate_wait_writeback" : \
+		    f["reason"] == "dirty" ? "nr_reclaim_wait_dirty" : \
 		    "nr_throttle_" f["reason"]
 		n[r]++; u[r] += f["usec_delayed"]
-		if (thr) { c = "nr_reclaim_throttle_" f["class"]; n[c]++; u[c] += f["usec_delayed"] }
+		if (f["reason"] == "dirty") { c = "nr_reclaim_throttle_" f["class"]; n[c]++; u[c] += f["usec_delayed"] }
 	} END { for (k in n) print k, n[k], u[k] }' "$run/trace.txt" >"$sums"
 	echo "trace sums:"
 	cat "$sums"
