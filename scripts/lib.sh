@@ -180,7 +180,7 @@ check_guest_mem() {
 # Guest clocks (run.sh --time-travel=MODE): basic follows host wall time
 # while the guest computes, cpu charges a cost model, inf-cpu charges nothing.
 RL_CLOCKS="basic cpu inf-cpu"
-RL_DEFAULT_CLOCK=basic
+RL_DEFAULT_CLOCK=cpu
 
 # Prices of the time-travel=cpu cost model (patch 0011), as tt-cpu= names them.
 RL_TT_CPU_ITEMS="syscall_ns copy_ns_per_kb fault_ns alloc_ns scan_ns_per_folio reclaim_ns_per_folio io_ns_per_kb switch_ns fork_ns"

@@ -501,6 +501,12 @@ all_absent_modes=${all_absent_modes# }
 		"memory $(conf mem | sed "s/^\$/each scenario's own/"); timeout $(conf timeout | sed "s/^\$/each scenario's own/");" \
 		"--set $(conf sets | sed 's/^$/none/')"
 	echo "- Guest clock: $(conf clock | sed 's/^$/basic (not recorded: a matrix from before the clock option)/') (scripts/run.sh --help, --time-travel)"
+	stalled=$(for st in "$matrix"/runs/*/status; do
+		[ -f "$st" ] || continue
+		n=$(sed -n 's/^clock_stalled_ticks=\([1-9][0-9]\{0,17\}\)$/\1/p' "$st")
+		[ -z "$n" ] || printf '%s (%s ticks), ' "$(basename "$(dirname "$st")")" "$n"
+	done | sed 's/, $//')
+	[ -z "$stalled" ] || echo "- Clock stalls: the cpu clock of $stalled stalled and was moved with host time, 10 ms per 10 ms tick: those runs are not a function of their inputs alone"
 	echo "- Runs: $nruns ($(count_status))$([ "$interrupted" = 0 ] || echo "; $interrupted interrupted attempts that a resume redid are not counted")"
 	[ -z "$malformed_note" ] || echo "- Summary rows: $malformed_note"
 	echo "- Regenerate with \`scripts/report.sh THIS-FOLDER\` or \`make report RESULTS=THIS-FOLDER\`: it reads the saved run folders only."

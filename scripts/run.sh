@@ -354,6 +354,10 @@ if ! {
 	echo "wall_seconds=$wall"
 	echo "simulated_seconds=$(cat "$out/guest-uptime" 2>/dev/null || echo unknown)"
 	echo "clock=${time_travel/#0/host}"
+	# host timer ticks that moved a stalled cpu clock (patch 0011): a run
+	# with any is not a function of its inputs alone
+	[ "$time_travel" != cpu ] ||
+		echo "clock_stalled_ticks=$(sed -n 's/^stalled_ticks \([0-9]\{1,18\}\)$/\1/p' "$out/time-travel-cpu" 2>/dev/null | grep . || echo unknown)"
 	echo "splats=$(wc -l <"$out/splats")"
 	echo "splat_kinds=$(cut -d: -f1 "$out/splats" | sort | uniq -c | awk '{ printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $1 }')"
 	echo "oom_kills=${oom_kills:-0}"

@@ -17,6 +17,8 @@ memcg_dd_cpu_clock() {
 	"$RL_TOP/scripts/run.sh" --out "$run" --time-travel=cpu --cpu "$cpu" --mem 1G \
 		--timeout 600 --disk ext4:hdd --job "$run.job" >/dev/null ||
 		fail "memcg-dd under the cpu clock failed: $(head -1 "$run/status")"
+	grep -q '^clock_stalled_ticks=0$' "$run/status" ||
+		fail "the cpu clock stalled: $(grep '^clock_stalled_ticks=' "$run/status")"
 	"$RL_TOP/scripts/summarize-run.sh" "$run" memcg-dd ext4 hdd patched 1
 }
 
@@ -54,4 +56,20 @@ t_cpu_clock_ignores_host_load() {
 			  if (m > 0 && d / m > 0.02) { print "differs by more than 2%: " $0; bad = 1 } }
 			END { exit bad }' || fail "the cpu clock's figures moved with the host's load"
 	done
+}
+
+# A loop that waits for time to pass without sleeping or entering the
+# kernel: a shell spinning until timeout(1)'s alarm, due 1 s of guest time
+# later.  Nothing settles, so without the cpu clock's stall watchdog the
+# alarm never comes; with it the run finishes and says its clock stalled.
+t_cpu_clock_moves_through_a_stall() {
+	local run=$TEST_TMP/clock-stall
+	"$RL_TOP/scripts/run.sh" --out "$run" --time-travel=cpu --timeout 120 -- \
+		'timeout 1 sh -c "while :; do :; done"; echo "spin ended: $?"' >/dev/null ||
+		fail "the spinning guest did not finish: $(head -1 "$run/status")"
+	grep -E '^(wall_seconds|simulated_seconds|clock_stalled_ticks)=' "$run/status"
+	expect_match "$run/guest.log" '^spin ended: [0-9]+$' "the spin was stopped by its alarm"
+	grep -q '^clock_stalled_ticks=[1-9][0-9]*$' "$run/status" ||
+		fail "no stall recorded: $(grep '^clock_stalled_ticks=' "$run/status")"
+	grep -q 'time-travel: cpu clock stalled' "$run/console.log" || fail "no stall message on the console"
 }
