@@ -19,7 +19,11 @@ t_compare_every_scenario_completes() {
 	tail -3 "$TEST_TMP/compare.log"
 	for r in "$m"/runs/*; do
 		n=$((n + 1))
-		[ "$(head -1 "$r/status")" = ok ] || fail "$(basename "$r"): $(head -1 "$r/status")"
+		if [ "$(head -1 "$r/status")" != ok ]; then
+			# the folder goes with TEST_TMP: keep what says why
+			tail -40 "$r/console.log" 2>/dev/null || true
+			fail "$(basename "$r"): $(head -1 "$r/status")"
+		fi
 		[ -s "$r/summary.tsv" ] || fail "$(basename "$r"): no summary"
 		awk -F'\t' 'NF != 8 { exit 1 }' "$r/summary.tsv" || fail "$(basename "$r"): malformed summary row"
 		grep -q $'\twaits.events\t' "$r/summary.tsv" || fail "$(basename "$r"): no waits.events"
