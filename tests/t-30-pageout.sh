@@ -101,3 +101,35 @@ t_umount_drains_pageout_works() {
 	umount_with_pageout_works "$run"
 	umount_left_no_busy_inodes "$run"
 }
+
+# Pageout work congestion is per device (patch 0005/0006): many small files
+# on a slow USB stick fill its flusher's queue and its writers are throttled
+# for it; a writer on an hdd beside it queues works on its own device and is
+# never throttled for the stick's queue.
+t_pageout_congestion_per_device() {
+	local run=$TEST_TMP/two-disks p slow fast_queued fast_thr
+	cat >"$run.job" <<'JOB'
+set -eu
+. /reclaimlab/bin/rl-lib.sh
+slow=$(rl_memcg_create slow 32M v2)
+fast=$(rl_memcg_create fast 64M v2)
+rl_trace_start vmscan:mm_vmscan_reclaim_wait writeback:writeback_pageout_queue
+rl_memcg_run "$slow" sh -c 'for i in $(seq 1500); do rl-dd write /mnt/ext4/s$i --size 64k --bs 64k >/dev/null || exit 1; done' &
+rl_memcg_run "$fast" sh -c 'echo $$ >/results/fast.pid; exec rl-dd write /mnt/xfs/f --size 512M --bs 64k' >/results/fast.out &
+wait
+rl_trace_stop /results/trace.txt
+JOB
+	"$RL_TOP/scripts/run.sh" --out "$run" --time-travel=cpu --mem 1G --timeout 300 \
+		--disk ext4:usb-stick --disk xfs:hdd --job "$run.job" >/dev/null ||
+		fail "two-disk guest failed: $(head -1 "$run/status")"
+	cat "$run/fast.out"
+	p=$(cat "$run/fast.pid")
+	[[ $p =~ ^[0-9]+$ ]] || fail "no pid of the hdd writer"
+	slow=$(grep ' reason=writeback ' "$run/trace.txt" | grep -vc "^ *rl-dd-$p " || true)
+	fast_queued=$(grep -c "^ *rl-dd-$p .* writeback_pageout_queue: " "$run/trace.txt" || true)
+	fast_thr=$(grep -c "^ *rl-dd-$p .* reason=writeback " "$run/trace.txt" || true)
+	echo "stick writers' congestion throttles: $slow; hdd writer: $fast_queued works queued, $fast_thr congestion throttles"
+	[ "$slow" -gt 0 ] || fail "the stick's queue never congested, nothing to compare"
+	[ "$fast_queued" -gt 0 ] || fail "the hdd writer queued no pageout work"
+	[ "$fast_thr" = 0 ] || fail "the hdd writer was throttled for the stick's pageout works"
+}
