@@ -4,7 +4,7 @@
 #   make test       the test suite (what CI runs)
 #   make compare    the main job: patched vs vanilla on every filesystem
 #   make run        an interactive shell in a guest with all four filesystems
-#   make kernel / rootfs / images / tools-check / clean
+#   make kernel / rootfs / images / host-tools / tools-check / clean
 #
 # KERNEL_FLAVOR=debug selects the lockdep/KASAN kernel (build/kernel/debug).
 
@@ -13,7 +13,7 @@ export KERNEL_FLAVOR
 BUILD := build
 IMAGES := $(addprefix $(BUILD)/images/,ext4.img xfs.img vfat.img btrfs.img swap.img)
 
-all: kernel rootfs images
+all: kernel rootfs images host-tools
 
 deps:
 	@scripts/deps.sh
@@ -33,8 +33,13 @@ $(BUILD)/images/%.img: scripts/make-images.sh
 run: all
 	@scripts/run.sh --interactive --disk ext4 --disk xfs --disk vfat --disk btrfs --swap
 
+# the tools that read run folders on the host (scripts/tools)
+host-tools:
+	@$(MAKE) -s -C scripts/tools
+
 tools-check:
 	@$(MAKE) -s -C rootfs/tools check
+	@$(MAKE) -s -C scripts/tools check
 
 test: all
 	@tests/run-tests.sh
@@ -55,4 +60,4 @@ gdb: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps kernel rootfs images run tools-check test compare report clean
+.PHONY: all deps kernel rootfs images host-tools run tools-check test compare report clean

@@ -24,8 +24,10 @@ all | ops | scenario) ;;
 *) die "unknown part '$part' (valid: all, ops, scenario)" ;;
 esac
 [ -x "$RL_KERNEL" ] || die "kernel $RL_KERNEL not found; build it with 'make'"
-make -s -C "$RL_TOP/rootfs/tools" host-tools >/dev/null || die "cannot build the host tools"
-OPBENCH=$RL_BUILD/unit/rl-opbench
+# the same benchmark built against the host's libc, for the native figures
+make -s -C "$RL_TOP/rootfs/tools" NATIVE="$RL_BUILD/native" native >/dev/null ||
+	die "cannot build the native rl-opbench (make -C rootfs/tools native)"
+OPBENCH=$RL_BUILD/native/rl-opbench
 work=$(mktemp -d "${TMPDIR:-/tmp}/reclaimlab-bench-clock.XXXXXX")
 hogs=()
 stop_hogs() {

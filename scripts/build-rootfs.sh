@@ -16,8 +16,6 @@ file -L "$BUSYBOX" 2>/dev/null | grep -q 'dynamically linked' &&
 
 mkdir -p "$OUT/bin"
 make -s -C "$RL_TOP/rootfs/tools" OUT="$OUT/bin"
-# host builds of the tools run.sh and report.sh use (rl-splats, rl-aggregate)
-make -s -C "$RL_TOP/rootfs/tools" TESTOUT="$RL_BUILD/unit" host-tools
 gcc -O2 -o "$OUT/gen_init_cpio" "$RL_KSRC/usr/gen_init_cpio.c"
 
 spec=$OUT/rootfs.spec

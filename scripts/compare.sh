@@ -192,7 +192,7 @@ for s in $scenarios; do
 	[ "$need" -lt "$have" ] ||
 		die "scenario $s allocates $(human_size "$need") ($need_desc) but its guest has $(human_size "$have") of memory and swap; use a smaller size or a larger --mem"
 done
-make -s -C "$RL_TOP/rootfs/tools" host-tools >/dev/null || die "cannot build the host tools"
+build_host_tools
 
 [ -n "$matrix" ] || matrix=$RL_RESULTS/compare-$(date +%Y%m%d-%H%M%S)
 if [ -z "$resume" ] && [ -n "$(ls -A "$matrix" 2>/dev/null)" ]; then

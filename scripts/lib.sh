@@ -8,8 +8,9 @@ RL_KSRC=${RL_KSRC:-$RL_BUILD/src/linux}
 RL_KOUT=$RL_BUILD/kernel/$RL_FLAVOR
 RL_KERNEL=$RL_KOUT/linux
 RL_ROOTFS=$RL_BUILD/rootfs/rootfs.cpio
-# host-side tools, built with the rootfs
-RL_SPLATS=$RL_BUILD/unit/rl-splats
+# host tools (scripts/tools): they read what a guest left in a run folder
+RL_HOST_TOOLS=$RL_BUILD/host-tools
+RL_SPLATS=$RL_HOST_TOOLS/rl-splats
 RL_IMAGES=$RL_BUILD/images
 RL_RESULTS=${RL_RESULTS:-$RL_TOP/results}
 RL_FILESYSTEMS="ext4 xfs vfat btrfs"
@@ -24,6 +25,12 @@ die() {
 
 note() {
 	printf 'reclaimlab: %s\n' "$*" >&2
+}
+
+# build_host_tools: build (or bring up to date) scripts/tools' tools.
+build_host_tools() {
+	make -s -C "$RL_TOP/scripts/tools" OUT="$RL_HOST_TOOLS" >/dev/null ||
+		die "cannot build the host tools (make -C scripts/tools)"
 }
 
 # word_in WORD LIST: true if WORD is one of the space-separated LIST

@@ -40,9 +40,8 @@ fi
 	die "'$matrix' has no runs (valid: a folder with runs/SCENARIO.FS.MODE.rN/status, as scripts/compare.sh writes)"
 [ -w "$matrix" ] || die "cannot write the report: '$matrix' is not writable"
 
-AGG=$RL_BUILD/unit/rl-aggregate
-make -s -C "$RL_TOP/rootfs/tools" host-tools >/dev/null 2>&1 ||
-	[ -x "$AGG" ] || die "cannot build $AGG; run make -C rootfs/tools host-tools"
+AGG=$RL_HOST_TOOLS/rl-aggregate
+build_host_tools
 have_gnuplot=1
 command -v gnuplot >/dev/null || {
 	have_gnuplot=0

@@ -10,8 +10,8 @@ set -eu
 [ $# -eq 6 ] || die "usage: scripts/summarize-run.sh RUNDIR SCENARIO FS PROFILE MODE REPEAT"
 dir=$1
 [ -f "$dir/status" ] || die "'$dir' is not a run folder (no status file)"
-TRACESTAT=$RL_BUILD/unit/rl-tracestat
-[ -x "$TRACESTAT" ] || die "$TRACESTAT missing; run make -C rootfs/tools host-tools"
+TRACESTAT=$RL_HOST_TOOLS/rl-tracestat
+[ -x "$TRACESTAT" ] || die "$TRACESTAT missing; run make host-tools"
 prefix="${dir##*/}	$2	$3	$4	$5	$6"
 # a summary that fails half-way leaves nothing behind
 trap 'rm -f "$dir/summary.tsv.tmp"' EXIT

@@ -34,7 +34,10 @@ record() {
 
 run_unit_tests() {
 	local line log=$LOGS/unit.log
-	make -s -C "$RL_TOP/rootfs/tools" check >"$log" 2>&1
+	{
+		make -s -C "$RL_TOP/rootfs/tools" check
+		make -s -C "$RL_TOP/scripts/tools" OUT="$RL_HOST_TOOLS" check
+	} >"$log" 2>&1
 	while read -r line; do
 		case "$line" in
 		"ok - "*) record ok "unit: ${line#ok - }" ;;

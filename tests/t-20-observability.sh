@@ -93,7 +93,7 @@ t_reclaim_wait_counter_reset() {
 t_tracestat_reads_guest_trace() {
 	local run out
 	run=$(observability_run)
-	out=$("$RL_BUILD/unit/rl-tracestat" --tsv "$run/trace.txt")
+	out=$("$RL_HOST_TOOLS/rl-tracestat" --tsv "$run/trace.txt")
 	echo "$out" | head -20
 	[ "$(echo "$out" | awk '$1 == "malformed" { print $2 }')" = 0 ] || fail "rl-tracestat found malformed lines"
 	[ "$(echo "$out" | awk '$1 == "events" { print $2 }')" -gt 0 ] || fail "rl-tracestat counted no event"

@@ -2,9 +2,10 @@
 /*
  * Minimal unit-test helpers for reclaimlab's C tools.
  *
- * Each test binary defines test functions, lists them in main() with RUN(),
- * and returns check_summary().  Every RUN() prints one "ok"/"not ok" line;
- * tests/run-tests.sh counts them.
+ * A test is written TEST(name) { ... } and registers itself: the macro
+ * puts a pointer to it in the check_tests section, and main(), defined
+ * here, runs every test of the binary in the order of the file.  Each test
+ * prints one "ok"/"not ok" line; tests/run-tests.sh counts them.
  */
 #ifndef RECLAIMLAB_CHECK_H
 #define RECLAIMLAB_CHECK_H
@@ -14,8 +15,6 @@
 #include <string.h>
 
 static int check_failures_in_test;
-static int check_tests_passed;
-static int check_tests_failed;
 
 #define CHECK(cond)                                                      \
 	do {                                                             \
@@ -58,22 +57,46 @@ static int check_tests_failed;
 		}                                                            \
 	} while (0)
 
-#define RUN(fn)                                                          \
-	do {                                                             \
-		check_failures_in_test = 0;                              \
-		fn();                                                    \
-		if (check_failures_in_test) {                            \
-			printf("not ok - %s\n", #fn);                    \
-			check_tests_failed++;                            \
-		} else {                                                 \
-			printf("ok - %s\n", #fn);                        \
-			check_tests_passed++;                            \
-		}                                                        \
-	} while (0)
+struct check_test {
+	const char *name;
+	void (*fn)(void);
+};
 
-static inline int check_summary(void)
+/*
+ * The linker gathers the entries of every TEST() in section check_tests,
+ * in the order of the file, and defines __start_/__stop_check_tests.
+ */
+#define TEST(fn)                                                         \
+	static void fn(void);                                            \
+	static const struct check_test check_entry_##fn                  \
+		__attribute__((used, section("check_tests"),             \
+			       aligned(sizeof(void *)))) = { #fn, fn };  \
+	static void fn(void)
+
+extern const struct check_test __start_check_tests[];
+extern const struct check_test __stop_check_tests[];
+
+int main(void)
 {
-	return check_tests_failed ? 1 : 0;
+	const struct check_test *t;
+	int passed = 0, failed = 0;
+
+	for (t = __start_check_tests; t < __stop_check_tests; t++) {
+		check_failures_in_test = 0;
+		t->fn();
+		if (check_failures_in_test) {
+			printf("not ok - %s\n", t->name);
+			failed++;
+		} else {
+			printf("ok - %s\n", t->name);
+			passed++;
+		}
+	}
+	if (passed + failed == 0) {
+		printf("not ok - no tests registered\n");
+		return 1;
+	}
+	return failed ? 1 : 0;
 }
 
 #endif

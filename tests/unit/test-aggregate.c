@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of rootfs/tools/aggregate.c on inline rows and on the fixtures
+ * Unit tests of scripts/tools/aggregate.c on inline rows and on the fixtures
  * in tests/fixtures/aggregate/ (found through $RL_FIXTURES):
  *
  *   fs-completion.tsv  full_timeout_share of ext4/xfs (3 runs per mode),
@@ -104,7 +104,7 @@ static size_t eval(const struct agg_set *s, const char *scenario,
 
 /* ------------------------------------------------------------------ */
 
-static void test_median(void)
+TEST(test_median)
 {
 	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
 	double same[] = { 2, 2, 2, 2 };
@@ -117,7 +117,7 @@ static void test_median(void)
 	CHECK(isnan(agg_median(one, 0)));
 }
 
-static void test_feed_line_kinds(void)
+TEST(test_feed_line_kinds)
 {
 	struct agg_set s;
 
@@ -148,7 +148,7 @@ static void test_feed_line_kinds(void)
 	agg_free(&s);
 }
 
-static void test_malformed_fixture(void)
+TEST(test_malformed_fixture)
 {
 	struct agg_set s;
 	struct agg_group *g;
@@ -180,7 +180,7 @@ static void test_malformed_fixture(void)
 	agg_free(&s);
 }
 
-static void test_long_line_is_malformed(void)
+TEST(test_long_line_is_malformed)
 {
 	struct agg_set s;
 	char *line = malloc(AGG_LINE_MAX + 100);
@@ -208,7 +208,7 @@ static void test_long_line_is_malformed(void)
 	agg_free(&s);
 }
 
-static void test_groups_statistics(void)
+TEST(test_groups_statistics)
 {
 	struct agg_set s;
 	struct agg_group *g;
@@ -251,7 +251,7 @@ static void test_groups_statistics(void)
 	agg_free(&s);
 }
 
-static void test_excluded_runs(void)
+TEST(test_excluded_runs)
 {
 	struct agg_set s;
 	const struct agg_run **runs;
@@ -275,7 +275,7 @@ static void test_excluded_runs(void)
 	agg_free(&s);
 }
 
-static void test_significance(void)
+TEST(test_significance)
 {
 	struct agg_group a = { .n = 3, .median = 10, .spread = 2 };
 	struct agg_group b = { .n = 3, .median = 7, .spread = 1 };
@@ -303,7 +303,7 @@ static void test_significance(void)
 	CHECK_STR(agg_sig_name(AGG_SINGLE_RUN), "single run");
 }
 
-static void test_pairs_by_mode(void)
+TEST(test_pairs_by_mode)
 {
 	struct agg_set s;
 	struct agg_group *g;
@@ -346,7 +346,7 @@ static void test_pairs_by_mode(void)
 	agg_free(&s);
 }
 
-static void test_parse_check_forms(void)
+TEST(test_parse_check_forms)
 {
 	struct agg_check c;
 	char err[256];
@@ -400,7 +400,7 @@ static void test_parse_check_forms(void)
 			fprintf(stderr, "  message: %s\n", err_);	\
 	} while (0)
 
-static void test_parse_check_errors(void)
+TEST(test_parse_check_errors)
 {
 	CHECK_BAD("", "empty", "valid");
 	CHECK_BAD("a fs=ext4", "no operator", "< <= > >= == !=");
@@ -417,7 +417,7 @@ static void test_parse_check_errors(void)
 	CHECK_BAD("a=>1", "not a metric", "METRIC");
 }
 
-static void test_read_checks_header_only(void)
+TEST(test_read_checks_header_only)
 {
 	struct agg_check *c;
 	char err[256] = "";
@@ -450,7 +450,7 @@ static void test_read_checks_header_only(void)
 }
 
 /* Every check of the project's scenario files parses. */
-static void test_project_scenarios_parse(void)
+TEST(test_project_scenarios_parse)
 {
 	static const char *const names[] = {
 		"fs-completion", "memcg-dd", "usb-responsiveness",
@@ -478,7 +478,7 @@ static void test_project_scenarios_parse(void)
 	}
 }
 
-static void test_eval_fs_on_both_sides(void)
+TEST(test_eval_fs_on_both_sides)
 {
 	struct agg_set s;
 	struct agg_check c;
@@ -552,7 +552,7 @@ static void test_eval_fs_on_both_sides(void)
 	agg_free(&s);
 }
 
-static void test_eval_number_per_fs(void)
+TEST(test_eval_number_per_fs)
 {
 	struct agg_set s;
 	struct agg_check c;
@@ -588,7 +588,7 @@ static void test_eval_number_per_fs(void)
 	agg_free(&s);
 }
 
-static void test_missing_task_events_rule(void)
+TEST(test_missing_task_events_rule)
 {
 	struct agg_set s;
 	struct agg_check c;
@@ -628,7 +628,7 @@ static void test_missing_task_events_rule(void)
 	agg_free(&s);
 }
 
-static void test_want_metric_fills_unseen_task(void)
+TEST(test_want_metric_fills_unseen_task)
 {
 	struct agg_set s;
 	struct agg_group *g;
@@ -655,7 +655,7 @@ static void test_want_metric_fills_unseen_task(void)
 	agg_free(&s);
 }
 
-static void test_only_scenario(void)
+TEST(test_only_scenario)
 {
 	struct agg_set s;
 	FILE *f;
@@ -678,7 +678,7 @@ static void test_only_scenario(void)
 	agg_free(&s);
 }
 
-static void test_format_and_print(void)
+TEST(test_format_and_print)
 {
 	char buf[32], *out = NULL;
 	size_t len = 0;
@@ -724,27 +724,4 @@ static void test_format_and_print(void)
 	free(v);
 	free(g);
 	agg_free(&s);
-}
-
-int main(void)
-{
-	RUN(test_median);
-	RUN(test_feed_line_kinds);
-	RUN(test_malformed_fixture);
-	RUN(test_long_line_is_malformed);
-	RUN(test_groups_statistics);
-	RUN(test_excluded_runs);
-	RUN(test_significance);
-	RUN(test_pairs_by_mode);
-	RUN(test_parse_check_forms);
-	RUN(test_parse_check_errors);
-	RUN(test_read_checks_header_only);
-	RUN(test_project_scenarios_parse);
-	RUN(test_eval_fs_on_both_sides);
-	RUN(test_eval_number_per_fs);
-	RUN(test_missing_task_events_rule);
-	RUN(test_want_metric_fills_unseen_task);
-	RUN(test_only_scenario);
-	RUN(test_format_and_print);
-	return check_summary();
 }

@@ -10,7 +10,7 @@
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-static void test_args_valid(void)
+TEST(test_args_valid)
 {
 	char *w[] = { "rl-dd", "write", "/tmp/f", "--size", "1G", "--bs=1M",
 		      "--rate", "12.5", "--seed", "42", "--fsync", "--direct",
@@ -65,7 +65,7 @@ static void expect_err(int argc, char **argv, const char *want)
 	CHECK(!strchr(err, '\n'));
 }
 
-static void test_args_errors(void)
+TEST(test_args_errors)
 {
 	char *none[] = { "rl-dd" };
 	char *cmd[] = { "rl-dd", "copy", "f" };
@@ -108,7 +108,7 @@ static void test_args_errors(void)
 	expect_err(ARGC(two), two, "unexpected argument 'g'");
 }
 
-static void test_pattern_regenerates(void)
+TEST(test_pattern_regenerates)
 {
 	unsigned char a[3 * DD_CHUNK], b[3 * DD_CHUNK], c[100];
 	size_t off;
@@ -140,7 +140,7 @@ static size_t same_bytes(const unsigned char *a, const unsigned char *b, size_t 
 	return same;
 }
 
-static void test_pattern_differs(void)
+TEST(test_pattern_differs)
 {
 	unsigned char a[DD_CHUNK], b[DD_CHUNK];
 	size_t i, ones = 0;
@@ -160,7 +160,7 @@ static void test_pattern_differs(void)
 	CHECK(ones > DD_CHUNK * 8 * 45 / 100 && ones < DD_CHUNK * 8 * 55 / 100);
 }
 
-static void test_pace_arithmetic(void)
+TEST(test_pace_arithmetic)
 {
 	struct timespec t = { .tv_sec = 10, .tv_nsec = 900000000 }, u;
 
@@ -186,7 +186,7 @@ static void test_pace_arithmetic(void)
 	CHECK_EQ_INT(dd_tick_adjust(4096, 0), 4096);
 }
 
-static void test_verify_flipped_byte(void)
+TEST(test_verify_flipped_byte)
 {
 	enum { LEN = 16 * DD_CHUNK };
 	unsigned char *buf = malloc(LEN);
@@ -234,7 +234,7 @@ static void test_verify_flipped_byte(void)
 	free(buf);
 }
 
-static void test_verify_missing(void)
+TEST(test_verify_missing)
 {
 	struct dd_verify v;
 
@@ -331,7 +331,7 @@ static struct dd_xfer verify_file(const char *path, uint64_t size, size_t bs,
 	return x;
 }
 
-static void test_write_verify_file(void)
+TEST(test_write_verify_file)
 {
 	char *path = temp_file();
 	uint64_t size = 300 * 1000;		/* not chunk-aligned */
@@ -376,7 +376,7 @@ static void test_write_verify_file(void)
 	free(path);
 }
 
-static void test_read_to_eof_and_pacing(void)
+TEST(test_read_to_eof_and_pacing)
 {
 	char *path = temp_file();
 	struct samples s = { 0 };
@@ -404,7 +404,7 @@ static void test_read_to_eof_and_pacing(void)
 	free(path);
 }
 
-static void test_format_result(void)
+TEST(test_format_result)
 {
 	char *w[] = { "rl-dd", "write", "/mnt/f", "--size", "256M", "--bs", "1k" };
 	char *v[] = { "rl-dd", "verify", "/mnt/f", "--size", "256M" };
@@ -435,19 +435,4 @@ static void test_format_result(void)
 	CHECK_EQ_INT(dd_parse_args(ARGC(s), s, &o, err, sizeof(err)), DD_PARSE_OK);
 	dd_format_result(line, sizeof(line), &o, &x);
 	CHECK_STR(line, "op=sparse file=/mnt/f bytes=1073741824");
-}
-
-int main(void)
-{
-	RUN(test_args_valid);
-	RUN(test_args_errors);
-	RUN(test_pattern_regenerates);
-	RUN(test_pattern_differs);
-	RUN(test_pace_arithmetic);
-	RUN(test_verify_flipped_byte);
-	RUN(test_verify_missing);
-	RUN(test_write_verify_file);
-	RUN(test_read_to_eof_and_pacing);
-	RUN(test_format_result);
-	return check_summary();
 }

@@ -68,7 +68,7 @@ static bool row_between(const char *a, const char *b, const char *dev,
 	return ok;
 }
 
-static void test_parse_20_fields(void)
+TEST(test_parse_20_fields)
 {
 	struct iostat_snap s;
 	const struct iostat_dev *d;
@@ -103,7 +103,7 @@ static void test_parse_20_fields(void)
 	iostat_snap_free(&s);
 }
 
-static void test_parse_14_fields(void)
+TEST(test_parse_14_fields)
 {
 	struct iostat_snap s;
 	const struct iostat_dev *d;
@@ -124,7 +124,7 @@ static void test_parse_14_fields(void)
 	iostat_snap_free(&s);
 }
 
-static void test_parse_18_fields(void)
+TEST(test_parse_18_fields)
 {
 	struct iostat_snap s;
 	const struct iostat_dev *d;
@@ -152,7 +152,7 @@ static void test_parse_18_fields(void)
  * a 34-character name = 9.  Kept: ubda (17), loop0 (19: a newer kernel's
  * extra fields are ignored), sda (11) = 3.  The blank line is not counted.
  */
-static void test_parse_malformed_counted(void)
+TEST(test_parse_malformed_counted)
 {
 	struct iostat_snap s;
 	const struct iostat_dev *d;
@@ -176,7 +176,7 @@ static void test_parse_malformed_counted(void)
 }
 
 /* No trailing newline, CRLF, tabs, and reparsing into a used snapshot. */
-static void test_parse_buffer_edges(void)
+TEST(test_parse_buffer_edges)
 {
 	static const char a[] = "\n98\t0\tubda 1 0 8 1 0 0 0 0 0 1 1\r\n\n"
 				"98 16 ubdb 2 0 16 2 0 0 0 0 0 2 2";
@@ -205,7 +205,7 @@ static void test_parse_buffer_edges(void)
 	iostat_snap_free(&s);
 }
 
-static void test_whole_ubd_names(void)
+TEST(test_whole_ubd_names)
 {
 	CHECK(iostat_is_whole_ubd("ubda"));
 	CHECK(iostat_is_whole_ubd("ubdp"));
@@ -227,7 +227,7 @@ static void test_whole_ubd_names(void)
  *   svctm  = (81064 - 80210) / 178 = 854 / 178 = 4.798
  *   %util  = 854 / 1000 * 100 = 85.40
  */
-static void test_row_write_burst(void)
+TEST(test_row_write_burst)
 {
 	struct iostat_row r;
 
@@ -255,7 +255,7 @@ static void test_row_write_burst(void)
  *   %util 600/1000 = 60, avgqu 1500/1000 = 1.5.  Same interval over 500 ms
  *   doubles every rate and queue length but not the per-request times.
  */
-static void test_row_read_only(void)
+TEST(test_row_read_only)
 {
 	struct iostat_row r;
 
@@ -294,7 +294,7 @@ static bool row_is_zero(const struct iostat_row *r)
 }
 
 /* ubdc is identical in t0 and t1: zero requests, all columns 0, no NaN. */
-static void test_row_idle_no_nan(void)
+TEST(test_row_idle_no_nan)
 {
 	struct iostat_row r;
 
@@ -306,7 +306,7 @@ static void test_row_idle_no_nan(void)
 }
 
 /* Zero or NaN elapsed time gives no rates, never inf or NaN. */
-static void test_row_zero_elapsed(void)
+TEST(test_row_zero_elapsed)
 {
 	struct iostat_row r;
 
@@ -332,7 +332,7 @@ static void test_row_zero_elapsed(void)
  *   r/s 100, avgrq 800/100 = 8, await 50/100 = 0.5, svctm 200/100 = 2,
  *   %util 20.
  */
-static void test_row_counter_reset(void)
+TEST(test_row_counter_reset)
 {
 	struct iostat_row r;
 
@@ -367,7 +367,7 @@ static void test_row_counter_reset(void)
  *   74852/278 = 269.252, avgqu (990396-915446)/2000 = 37.475,
  *   %util (81364-80210)/2000 = 1154/2000 = 57.70, wrqm/s 20/2 = 10
  */
-static void test_summary_first_last(void)
+TEST(test_summary_first_last)
 {
 	struct iostat_snap s0, s2;
 	struct iostat_summary sum;
@@ -418,7 +418,7 @@ static struct iostat_row mkrow(unsigned long long ios, double avgrq,
  * Other columns average all 3 intervals: w/s (3+1+0)/3 = 1.3333,
  * util (30+10+0)/3 = 13.333; await only the 2 busy ones: (2+6)/2 = 4.
  */
-static void test_acc_known_values(void)
+TEST(test_acc_known_values)
 {
 	struct iostat_acc acc;
 	struct iostat_acc_result res;
@@ -442,7 +442,7 @@ static void test_acc_known_values(void)
 }
 
 /* Empty, idle-only and constant inputs: zeros, never NaN. */
-static void test_acc_degenerate(void)
+TEST(test_acc_degenerate)
 {
 	struct iostat_acc acc;
 	struct iostat_acc_result res;
@@ -482,7 +482,7 @@ static void test_acc_degenerate(void)
  *   await mean (417.708 + 5) / 2 = 211.354; util (85.4 + 30) / 2 = 57.7;
  *   avgqu (74.35 + 0.6) / 2 = 37.475
  */
-static void test_acc_over_fixtures(void)
+TEST(test_acc_over_fixtures)
 {
 	struct iostat_acc acc;
 	struct iostat_acc_result res;
@@ -506,7 +506,7 @@ static void test_acc_over_fixtures(void)
 }
 
 /* The table row prints as iostat -kx printed it in the 2012 thread. */
-static void test_format_table(void)
+TEST(test_format_table)
 {
 	struct iostat_row r;
 	char line[256];
@@ -520,7 +520,7 @@ static void test_format_table(void)
 	CHECK(strncmp(iostat_table_header, "Device:", 7) == 0);
 }
 
-static void test_format_tsv_and_summary(void)
+TEST(test_format_tsv_and_summary)
 {
 	struct iostat_row r = mkrow(3, 8.0, 2.0, 30.0);
 	struct iostat_summary sum;
@@ -549,26 +549,4 @@ static void test_format_tsv_and_summary(void)
 		       "avgrq_sz_sd=0.000\navgqu_sz_mean=0.000\n"
 		       "await_mean=2.000\nutil_mean=30.000\nseconds=2.000\n"
 		       "intervals=1\n");
-}
-
-int main(void)
-{
-	RUN(test_parse_20_fields);
-	RUN(test_parse_14_fields);
-	RUN(test_parse_18_fields);
-	RUN(test_parse_malformed_counted);
-	RUN(test_parse_buffer_edges);
-	RUN(test_whole_ubd_names);
-	RUN(test_row_write_burst);
-	RUN(test_row_read_only);
-	RUN(test_row_idle_no_nan);
-	RUN(test_row_zero_elapsed);
-	RUN(test_row_counter_reset);
-	RUN(test_summary_first_last);
-	RUN(test_acc_known_values);
-	RUN(test_acc_degenerate);
-	RUN(test_acc_over_fixtures);
-	RUN(test_format_table);
-	RUN(test_format_tsv_and_summary);
-	return check_summary();
 }

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-static void test_names_round_trip(void)
+TEST(test_names_round_trip)
 {
 	for (int i = 0; i < RL_NR_OPS; i++) {
 		enum rl_op op;
@@ -19,7 +19,7 @@ static void test_names_round_trip(void)
 	CHECK(rl_op_name(RL_NR_OPS) == NULL);
 }
 
-static void test_unknown_op_refused(void)
+TEST(test_unknown_op_refused)
 {
 	enum rl_op op = RL_OP_WRITE_1K;
 	uint64_t ns = 7;
@@ -31,7 +31,7 @@ static void test_unknown_op_refused(void)
 	CHECK_EQ_INT(ns, 7);
 }
 
-static void test_every_op_runs_and_takes_time(void)
+TEST(test_every_op_runs_and_takes_time)
 {
 	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 
@@ -43,19 +43,10 @@ static void test_every_op_runs_and_takes_time(void)
 	}
 }
 
-static void test_write_into_missing_dir_fails(void)
+TEST(test_write_into_missing_dir_fails)
 {
 	uint64_t ns = 3;
 
 	CHECK_EQ_INT(rl_op_run(RL_OP_WRITE_1K, 1, "/nonexistent/dir", &ns), ENOENT);
 	CHECK_EQ_INT(ns, 3);
-}
-
-int main(void)
-{
-	RUN(test_names_round_trip);
-	RUN(test_unknown_op_refused);
-	RUN(test_every_op_runs_and_takes_time);
-	RUN(test_write_into_missing_dir_fails);
-	return check_summary();
 }

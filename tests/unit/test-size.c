@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-static void test_parse_size_valid(void)
+TEST(test_parse_size_valid)
 {
 	uint64_t v = 0;
 
@@ -29,7 +29,7 @@ static void test_parse_size_valid(void)
 	CHECK_EQ_INT(v, 1ULL << 30);
 }
 
-static void test_parse_size_overflow(void)
+TEST(test_parse_size_overflow)
 {
 	uint64_t v = 0;
 
@@ -44,7 +44,7 @@ static void test_parse_size_overflow(void)
 	CHECK_EQ_INT(rl_parse_size("8589934592G", &v), RL_SIZE_OVERFLOW);
 }
 
-static void test_parse_size_errors(void)
+TEST(test_parse_size_errors)
 {
 	uint64_t v = 0;
 
@@ -69,7 +69,7 @@ static void test_parse_size_errors(void)
 	CHECK_EQ_INT(v, INT64_MAX);	/* untouched on error */
 }
 
-static void test_size_strerror(void)
+TEST(test_size_strerror)
 {
 	CHECK_STR(rl_size_strerror(RL_SIZE_GARBAGE), "not a size");
 	CHECK_STR(rl_size_strerror(RL_SIZE_OVERFLOW), "too large");
@@ -77,7 +77,7 @@ static void test_size_strerror(void)
 	CHECK_STR(RL_SIZE_FORMS, "bytes, or a number with suffix k, M, G");
 }
 
-static void test_parse_u64(void)
+TEST(test_parse_u64)
 {
 	uint64_t v = 7;
 
@@ -90,14 +90,4 @@ static void test_parse_u64(void)
 	CHECK(!rl_parse_u64("12k", &v));
 	CHECK(!rl_parse_u64(" 1", &v));
 	CHECK_EQ_INT(v, 7);
-}
-
-int main(void)
-{
-	RUN(test_parse_u64);
-	RUN(test_parse_size_valid);
-	RUN(test_parse_size_overflow);
-	RUN(test_parse_size_errors);
-	RUN(test_size_strerror);
-	return check_summary();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of rootfs/tools/splats.c on inline lines and on the console
+ * Unit tests of scripts/tools/splats.c on inline lines and on the console
  * logs in tests/fixtures/splats/ (found through $RL_FIXTURES).
  */
 #include "check.h"
@@ -65,7 +65,7 @@ static int scan_fixture(const char *name, struct seen *seen)
 	return rc;
 }
 
-static void test_line_kinds(void)
+TEST(test_line_kinds)
 {
 	CHECK_EQ_INT(splat_line_kind("[    1.1] WARNING: CPU: 0 PID: 1 at mm/x.c:1 f"), SPLAT_WARNING);
 	CHECK_EQ_INT(splat_line_kind("WARNING: possible recursive locking detected"), SPLAT_LOCKDEP);
@@ -88,7 +88,7 @@ static void test_line_kinds(void)
 	CHECK_EQ_INT(splat_line_kind("[ unterminated timestamp"), SPLAT_NONE);
 }
 
-static void test_kind_names(void)
+TEST(test_kind_names)
 {
 	CHECK(!strcmp(splat_kind_name(SPLAT_OOPS), "oops"));
 	CHECK(!strcmp(splat_kind_name(SPLAT_HUNG_TASK), "hung_task"));
@@ -97,7 +97,7 @@ static void test_kind_names(void)
 }
 
 /* "cut here", the WARNING, its trace up to the end marker; then a panic. */
-static void test_warning_then_panic(void)
+TEST(test_warning_then_panic)
 {
 	struct seen s;
 
@@ -114,7 +114,7 @@ static void test_warning_then_panic(void)
 }
 
 /* KASAN reports close at their "=====" rule; the opening rule is not in. */
-static void test_kasan(void)
+TEST(test_kasan)
 {
 	struct seen s;
 
@@ -128,7 +128,7 @@ static void test_kasan(void)
 }
 
 /* A lockdep report with no end marker ends where the hung task starts. */
-static void test_lockdep_then_hung_task(void)
+TEST(test_lockdep_then_hung_task)
 {
 	struct seen s;
 
@@ -142,7 +142,7 @@ static void test_lockdep_then_hung_task(void)
 }
 
 /* "kernel BUG at" and the "Oops:" right after it are one report. */
-static void test_bug_with_oops_line(void)
+TEST(test_bug_with_oops_line)
 {
 	struct seen s;
 
@@ -158,7 +158,7 @@ static void test_bug_with_oops_line(void)
  * UML's BUG() (a real console, LKDTM's BUG): "BUG: failure at" and the
  * panic it causes, with the backtrace, are one report.
  */
-static void test_uml_bug_and_its_panic(void)
+TEST(test_uml_bug_and_its_panic)
 {
 	struct seen s;
 
@@ -173,7 +173,7 @@ static void test_uml_bug_and_its_panic(void)
 }
 
 /* Long reports keep SPLATS_MAX_LINES lines and count the rest. */
-static void test_line_cap(void)
+TEST(test_line_cap)
 {
 	struct splat_scanner sc;
 	struct seen s;
@@ -197,7 +197,7 @@ static void test_line_cap(void)
 }
 
 /* No splat: nothing reported; a "cut here" with no report is not one. */
-static void test_quiet_log(void)
+TEST(test_quiet_log)
 {
 	struct splat_scanner sc;
 	struct seen s;
@@ -216,7 +216,7 @@ static void test_quiet_log(void)
 }
 
 /* Over-long lines are cut, not overflowed. */
-static void test_long_line(void)
+TEST(test_long_line)
 {
 	struct splat_scanner sc;
 	struct seen s;
@@ -245,7 +245,7 @@ static int stop_at_first(const struct splat *s, void *arg)
 }
 
 /* A callback's error stops the scan and comes back to the caller. */
-static void test_callback_error(void)
+TEST(test_callback_error)
 {
 	struct splat_scanner sc;
 	int calls = 0;
@@ -255,20 +255,4 @@ static void test_callback_error(void)
 	CHECK_EQ_INT(splat_scanner_line(&sc, "WARNING: CPU: 0 PID: 1 at y\n"), 7);
 	CHECK_EQ_INT(calls, 1);
 	splat_scanner_finish(&sc);
-}
-
-int main(void)
-{
-	RUN(test_line_kinds);
-	RUN(test_kind_names);
-	RUN(test_warning_then_panic);
-	RUN(test_kasan);
-	RUN(test_lockdep_then_hung_task);
-	RUN(test_bug_with_oops_line);
-	RUN(test_uml_bug_and_its_panic);
-	RUN(test_line_cap);
-	RUN(test_quiet_log);
-	RUN(test_long_line);
-	RUN(test_callback_error);
-	return check_summary();
 }

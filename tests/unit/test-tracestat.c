@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of rootfs/tools/tracestat.c on inline lines and on the traces
+ * Unit tests of scripts/tools/tracestat.c on inline lines and on the traces
  * in tests/fixtures/tracestat/ (found through $RL_FIXTURES).
  *
  * Percentiles are nearest-rank: p of n sorted samples is sample number
@@ -128,7 +128,7 @@ static int has_line(const char *text, const char *line)
 	return 0;
 }
 
-static void test_parse_reclaimlab_line(void)
+TEST(test_parse_reclaimlab_line)
 {
 	struct tracestat_event ev;
 
@@ -147,7 +147,7 @@ static void test_parse_reclaimlab_line(void)
 	CHECK_STR(ev.cls, "write");
 }
 
-static void test_parse_upstream_line(void)
+TEST(test_parse_upstream_line)
 {
 	struct tracestat_event ev;
 
@@ -178,7 +178,7 @@ static void test_parse_upstream_line(void)
 	CHECK_NEAR(ev.ts, 2.0, 1e-9);
 }
 
-static void test_parse_task_column(void)
+TEST(test_parse_task_column)
 {
 	struct tracestat_event ev;
 
@@ -226,7 +226,7 @@ static void test_parse_task_column(void)
 		TRACESTAT_OTHER);
 }
 
-static void test_parse_malformed(void)
+TEST(test_parse_malformed)
 {
 	static const char *const bad[] = {
 		/* missing usec_delayed */
@@ -275,7 +275,7 @@ static void test_parse_malformed(void)
 }
 
 /* > TRACESTAT_LINE_MAX is malformed even if it would otherwise parse. */
-static void test_long_lines(void)
+TEST(test_long_lines)
 {
 	size_t base = strlen(RECLAIM_LINE);
 	char *line = malloc(10240 + 1);
@@ -320,7 +320,7 @@ static void test_long_lines(void)
  *   kswapd 4000+8000 = 2, 12000; recent_write 4000; clean 12000.
  * task dd-1234: 8 waits, 164000 - 12000 = 152000; kswapd0-37: 2, 12000.
  */
-static void test_ext4_fixture(void)
+TEST(test_ext4_fixture)
 {
 	struct tracestat ts;
 
@@ -362,7 +362,7 @@ static void test_ext4_fixture(void)
  * Sum 600000 + 40000 + 99999 = 739999; span 100.0 .. 102.0 = 2 s,
  * stalled = 739.999 / 2 = 369.9995 ms/s.
  */
-static void test_xfs_fixture_tgid(void)
+TEST(test_xfs_fixture_tgid)
 {
 	struct tracestat ts;
 
@@ -389,7 +389,7 @@ static void test_xfs_fixture_tgid(void)
  * timeout = 3/7.  Sum 236000 = 236 ms over 10 .. 60 = 50 s: 4.72 ms/s.
  * "fatsync" is no known reason: kept by name.
  */
-static void test_vfat_fixture(void)
+TEST(test_vfat_fixture)
 {
 	struct tracestat ts;
 
@@ -415,7 +415,7 @@ static void test_vfat_fixture(void)
  * Full: 100000/100000, 20000/20000, 10000/10000 = 3/5 = 0.6.
  * Sum 142000 over 12.345678 .. 14.345678 = 2 s: 71 ms/s.  Class "-".
  */
-static void test_upstream_fixture(void)
+TEST(test_upstream_fixture)
 {
 	struct tracestat ts;
 
@@ -442,7 +442,7 @@ static void test_upstream_fixture(void)
  * -5 and a missing reason.  The 10 KiB line ends in text that would parse
  * as a wait of 30000 usec if its tail were read as a line of its own.
  */
-static void test_malformed_fixture(void)
+TEST(test_malformed_fixture)
 {
 	struct tracestat ts;
 
@@ -458,7 +458,7 @@ static void test_malformed_fixture(void)
 }
 
 /* comm.trace: odd task columns, usec_delayed 1000 .. 7000 in order. */
-static void test_comm_fixture(void)
+TEST(test_comm_fixture)
 {
 	struct tracestat ts;
 
@@ -482,7 +482,7 @@ static void test_comm_fixture(void)
  * = 2; 15 -> [15,20) = 1; 100 -> 100+ = 1.
  * xfs: 40 -> [30,50) = 1; 99.999 -> [99,100) = 1; 100 x6 -> 100+ = 6.
  */
-static void test_histogram(void)
+TEST(test_histogram)
 {
 	static const unsigned long ext4[TRACESTAT_NBUCKETS] = {
 		0, 0, 4, 2, 2, 1, 0, 0, 0, 0, 0, 1,
@@ -519,7 +519,7 @@ static void test_histogram(void)
  * vfat sorted: 0 1000 5000 10000 20000 100000 100000, so the CDF is
  * (0, 1/7) (1000, 2/7) (5000, 3/7) (10000, 4/7) (20000, 5/7) (100000, 1).
  */
-static void test_cdf(void)
+TEST(test_cdf)
 {
 	static const long want_usec[] = { 0, 1000, 5000, 10000, 20000, 100000 };
 	static const int want_n[] = { 1, 2, 3, 4, 5, 7 };
@@ -554,7 +554,7 @@ static void test_cdf(void)
  * xfs with --duration 10: 739.999 ms / 10 s = 73.9999 ms/s.
  * A single wait has no span: duration 0, stalled 0, source "none".
  */
-static void test_duration(void)
+TEST(test_duration)
 {
 	struct tracestat ts;
 	char *out;
@@ -580,7 +580,7 @@ static void test_duration(void)
 }
 
 /* An empty trace and a header-only one: all zeros, no CDF points. */
-static void test_empty(void)
+TEST(test_empty)
 {
 	struct tracestat ts;
 	size_t i, pos = 0;
@@ -618,7 +618,7 @@ static void test_empty(void)
  * span still covers the whole trace (10 s): 14 ms/s.  Filtered to comm
  * kswapd0: 2 waits, 12000.  To "dd-1234": 8 waits.
  */
-static void test_filters(void)
+TEST(test_filters)
 {
 	struct tracestat ts;
 
@@ -667,7 +667,7 @@ static void test_filters(void)
  * 72 fold into "(other)" with 72000 usec.  1..200 as samples also checks
  * percentiles on a larger n: p10 = #20, p99 = #198 (of 1000 * pid).
  */
-static void test_task_fold_and_percentiles(void)
+TEST(test_task_fold_and_percentiles)
 {
 	struct tracestat ts;
 	char line[256];
@@ -697,7 +697,7 @@ static void test_task_fold_and_percentiles(void)
 	tracestat_free(&ts);
 }
 
-static void test_tsv_and_text_output(void)
+TEST(test_tsv_and_text_output)
 {
 	struct tracestat ts;
 	char *out;
@@ -746,7 +746,7 @@ static void test_tsv_and_text_output(void)
 }
 
 /* A stop flag already set (SIGINT on trace_pipe) reads nothing more. */
-static void test_stream_stop(void)
+TEST(test_stream_stop)
 {
 	static const char text[] = RECLAIM_LINE "\n" UPSTREAM_LINE "\n";
 	volatile sig_atomic_t stop = 1;
@@ -764,28 +764,4 @@ static void test_stream_stop(void)
 	CHECK_EQ_INT(ts.events, 2);
 	fclose(f);
 	tracestat_free(&ts);
-}
-
-int main(void)
-{
-	RUN(test_parse_reclaimlab_line);
-	RUN(test_parse_upstream_line);
-	RUN(test_parse_task_column);
-	RUN(test_parse_malformed);
-	RUN(test_long_lines);
-	RUN(test_ext4_fixture);
-	RUN(test_xfs_fixture_tgid);
-	RUN(test_vfat_fixture);
-	RUN(test_upstream_fixture);
-	RUN(test_malformed_fixture);
-	RUN(test_comm_fixture);
-	RUN(test_histogram);
-	RUN(test_cdf);
-	RUN(test_duration);
-	RUN(test_empty);
-	RUN(test_filters);
-	RUN(test_task_fold_and_percentiles);
-	RUN(test_tsv_and_text_output);
-	RUN(test_stream_stop);
-	return check_summary();
 }

@@ -8,7 +8,7 @@
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-static void test_args_valid(void)
+TEST(test_args_valid)
 {
 	char *a1[] = { "rl-usemem", "6G" };
 	char *a2[] = { "rl-usemem", "--touch", "random", "--seed=7", "1M",
@@ -64,7 +64,7 @@ static void expect_err(int argc, char **argv, const char *want)
 	CHECK(!strchr(err, '\n'));
 }
 
-static void test_args_errors(void)
+TEST(test_args_errors)
 {
 	char *nosize[] = { "rl-usemem", "--touch", "seq" };
 	char *badsize[] = { "rl-usemem", "6X" };
@@ -121,7 +121,7 @@ static int is_permutation(uint64_t n, uint64_t seed)
 	return ok;
 }
 
-static void test_perm_is_permutation(void)
+TEST(test_perm_is_permutation)
 {
 	static const uint64_t sizes[] = { 1, 2, 3, 7, 8, 9, 255, 256, 1000, 4097, 65536, 100003 };
 	size_t i;
@@ -133,7 +133,7 @@ static void test_perm_is_permutation(void)
 	}
 }
 
-static void test_perm_seeded(void)
+TEST(test_perm_seeded)
 {
 	struct um_perm a, b, c;
 	uint64_t i, same_ab = 0, same_ac = 0, fixed = 0, n = 10000;
@@ -204,7 +204,7 @@ static void touch_and_check(enum um_touch order)
 	free(buf);
 }
 
-static void test_touch_seq_and_random(void)
+TEST(test_touch_seq_and_random)
 {
 	touch_and_check(UM_TOUCH_SEQ);
 	touch_and_check(UM_TOUCH_RANDOM);
@@ -222,7 +222,7 @@ static void stop_after_cb(void *arg, uint64_t delta)
 		stop_flag = 1;
 }
 
-static void test_touch_stops_on_flag(void)
+TEST(test_touch_stops_on_flag)
 {
 	char buf[100 * 8] = { 0 };
 	struct cb_count cc = { 0 };
@@ -239,7 +239,7 @@ static void test_touch_stops_on_flag(void)
 	CHECK_EQ_INT(um_touch_range(&c, 0, 100), 0);
 }
 
-static void test_tick_adjust(void)
+TEST(test_tick_adjust)
 {
 	CHECK_EQ_INT(um_tick_adjust(64, 0.001), 128);	/* too often: back off */
 	CHECK_EQ_INT(um_tick_adjust(64, 0.2), 32);	/* too rare: read more */
@@ -248,7 +248,7 @@ static void test_tick_adjust(void)
 	CHECK_EQ_INT(um_tick_adjust(1ULL << 16, 0), 1ULL << 16);
 }
 
-static void test_format_result(void)
+TEST(test_format_result)
 {
 	struct um_result r = {
 		.bytes = 1 << 20, .passes = 2, .touched = 2 << 20,
@@ -262,17 +262,4 @@ static void test_format_result(void)
 	r.seconds = 0;
 	um_format_result(line, sizeof(line), &r);
 	CHECK(strstr(line, " mbps=0.00 ") != NULL);
-}
-
-int main(void)
-{
-	RUN(test_args_valid);
-	RUN(test_args_errors);
-	RUN(test_perm_is_permutation);
-	RUN(test_perm_seeded);
-	RUN(test_touch_seq_and_random);
-	RUN(test_touch_stops_on_flag);
-	RUN(test_tick_adjust);
-	RUN(test_format_result);
-	return check_summary();
 }

@@ -2,8 +2,9 @@
 /*
  * rl-tracestat: statistics of page-reclaim waits in an ftrace text trace.
  *
- * Runs on the host on a saved trace and in the guest on trace_pipe, which
- * never ends: SIGINT/SIGTERM stop reading and the statistics are printed.
+ * Runs on the host, on a run's saved trace.txt.  It also reads a live
+ * trace_pipe (a guest or host debugging session), which never ends:
+ * SIGINT/SIGTERM stop reading and the statistics are printed.
  *
  * Exit status: 0 ok, 1 out of memory or output write error, 2 bad usage or
  * unreadable input.
