@@ -11,7 +11,9 @@
 KERNEL_FLAVOR ?= normal
 export KERNEL_FLAVOR
 BUILD := build
-IMAGES := $(addprefix $(BUILD)/images/,ext4.img xfs.img vfat.img btrfs.img swap.img)
+# the filesystems of scripts/catalogue.tsv, and swap
+FILESYSTEMS := $(shell sed -n 's/^fs\t\([^\t]*\).*/\1/p' scripts/catalogue.tsv)
+IMAGES := $(addprefix $(BUILD)/images/,$(addsuffix .img,$(FILESYSTEMS) swap))
 
 all: kernel rootfs images host-tools
 
@@ -27,11 +29,11 @@ rootfs: deps
 
 images: deps $(IMAGES)
 
-$(BUILD)/images/%.img: scripts/make-images.sh
+$(BUILD)/images/%.img: scripts/make-images.sh scripts/catalogue.tsv
 	@scripts/make-images.sh $*
 
 run: all
-	@scripts/run.sh --interactive --disk ext4 --disk xfs --disk vfat --disk btrfs --swap
+	@scripts/run.sh --interactive $(addprefix --disk ,$(FILESYSTEMS)) --swap
 
 # the tools that read run folders on the host (scripts/tools)
 host-tools:

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Run a matrix of scenarios x filesystems x knob sets (x repeats), one UML
+# Run a matrix of scenarios x filesystems x modes (x repeats), one UML
 # guest per run, then summarize every run and write the report.
 #
 #   scripts/compare.sh                      the default comparison
@@ -14,8 +14,8 @@ usage() {
 	cat <<USAGE
 usage: scripts/compare.sh [options]
   --scenario LIST   comma-separated scenarios or 'all' (default: fs-completion,memcg-dd)
-  --fs LIST         filesystems (default: ext4,xfs,vfat,btrfs)
-  --modes LIST      knob sets (default: patched,vanilla)
+  --fs LIST         filesystems (default: ${RL_FILESYSTEMS// /,})
+  --modes LIST      modes (default: patched,vanilla)
   --profile NAME    device profile for every run (default: each scenario's own)
   --mem SIZE        guest memory (default: each scenario's own)
   --set KEY=VALUE   override a scenario parameter; repeatable
@@ -26,7 +26,7 @@ usage: scripts/compare.sh [options]
                     see scripts/run.sh --help, --time-travel)
   --results DIR     matrix folder (default: results/compare-<time>)
   --resume DIR      finish an interrupted matrix without redoing finished runs
-  --list            print the valid scenarios, filesystems, profiles, knob sets
+  --list            print the valid scenarios, filesystems, profiles, modes
 USAGE
 }
 
@@ -34,15 +34,23 @@ list_choices() {
 	echo "scenarios:   $(rl_scenarios)"
 	echo "filesystems: $RL_FILESYSTEMS"
 	echo "profiles:    $RL_PROFILES (add ,key=value for one of: $RL_PROFILE_KEYS)"
-	echo "knob sets:"
-	local k
-	for k in $RL_KNOB_SETS; do
-		printf '  %-8s %s\n' "$k" "$(knob_set "$k")"
+	echo "modes:"
+	local k name value type about
+	for k in $RL_MODES; do
+		printf '  %-8s %s\n' "$k" "$(mode_knobs "$k")"
+	done
+	echo "parameters (--set KEY=VALUE), by scenario:"
+	build_host_tools
+	for k in $(rl_scenarios); do
+		echo "  $k"
+		while IFS=$'\t' read -r name value type about; do
+			printf '    %-14s %-6s %-22s %s\n' "$name" "$value" "$type" "$about"
+		done < <("$RL_HOST_TOOLS/rl-scenario-info" --params "$RL_TOP/rootfs/scenarios/$k.scn")
 	done
 }
 
 scenarios="fs-completion,memcg-dd"
-filesystems="ext4,xfs,vfat,btrfs"
+filesystems=${RL_FILESYSTEMS// /,}
 modes="patched,vanilla"
 profile=""
 mem=""
@@ -104,7 +112,7 @@ filesystems=${filesystems//,/ }
 modes=${modes//,/ }
 [ -n "${scenarios// /}" ] || die "no scenario given (valid: $(rl_scenarios) all)"
 [ -n "${filesystems// /}" ] || die "no filesystem given (valid: $RL_FILESYSTEMS)"
-[ -n "${modes// /}" ] || die "no knob set given (valid: $RL_KNOB_SETS)"
+[ -n "${modes// /}" ] || die "no mode given (valid: $RL_MODES)"
 for s in $scenarios; do
 	word_in "$s" "$(rl_scenarios)" || die "unknown scenario '$s' (valid: $(rl_scenarios) all)"
 done
@@ -112,7 +120,7 @@ for f in $filesystems; do
 	word_in "$f" "$RL_FILESYSTEMS" || die "unknown filesystem '$f' (valid: $RL_FILESYSTEMS)"
 done
 for m in $modes; do
-	word_in "$m" "$RL_KNOB_SETS" || die "unknown knob set '$m' (valid: $RL_KNOB_SETS)"
+	word_in "$m" "$RL_MODES" || die "unknown mode '$m' (valid: $RL_MODES)"
 done
 [ -z "$profile" ] || disk_model "$profile" >/dev/null
 [ -z "$mem" ] || check_guest_mem "$mem"
@@ -122,58 +130,32 @@ done
 word_in "$clock" "$RL_CLOCKS" || die "unknown clock '$clock' (valid: $RL_CLOCKS)"
 for kv in $sets; do
 	[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*= ]] || die "bad --set '$kv' (use KEY=VALUE)"
-	case "${kv%%=*}" in
-	SCN_*) die "bad --set '$kv': ${kv%%=*} is a scenario setting, not a parameter (use --mem, --profile or --timeout)" ;;
-	esac
 	[[ "${kv#*=}" =~ ^[$RL_SET_VALUE_CHARS]+$ ]] ||
 		die "bad value '${kv#*=}' in --set '$kv' (valid: letters, digits and . _ : + , / -)"
-	for s in $scenarios; do
-		grep -q "^${kv%%=*}=" "$RL_TOP/rootfs/scenarios/$s.scn" ||
-			die "scenario $s has no parameter '${kv%%=*}' (valid: $(sed -n 's/^\([A-Z][A-Z0-9_]*\)=.*/\1/p' "$RL_TOP/rootfs/scenarios/$s.scn" | tr '\n' ' '))"
-	done
 done
 [ -x "$RL_KERNEL" ] || die "kernel $RL_KERNEL not found; build it with 'make'"
+build_host_tools
+# Each scenario read once, with the --set values applied after their type
+# was checked (a size, a count, one of a list, within the declared range).
+declare -A info=()
+for s in $scenarios; do
+	# shellcheck disable=SC2086 # KEY=VALUE words
+	info[$s]=$(scenario_info "$s" $sets)
+done
+# scn SCENARIO KEY: a key of the scenario's data (mem, profile, disk_use...)
+scn() { info_value "${info[$1]}" "$2"; }
 
-# scenario_param SCENARIO KEY: the --set value, else the scenario file's
-scenario_param() {
-	local kv v=""
-	for kv in $sets; do
-		[ "${kv%%=*}" != "$2" ] || v=${kv#*=}
-	done
-	[ -n "$v" ] || v=$(sed -n "s/^$2=//p" "$RL_TOP/rootfs/scenarios/$1.scn" | tail -1 | tr -d "\"'")
-	echo "$v"
-}
-
-# scenario_need SCENARIO DISK_USE|MEM_USE: sets need (bytes) and need_desc
-# from the scenario's SCN_* expression over its parameters; need is empty
-# if the scenario declares none.
-scenario_need() {
-	local expr name val bytes params=""
-	need="" need_desc=""
-	expr=$(scenario_setting "$1" "$2" "")
-	[ -n "$expr" ] || return 0
-	# Only parameter names, digits and * + ( ) reach bash arithmetic,
-	# which would otherwise run $(...) and a[...] found in the file.
-	[[ "$expr" =~ ^[A-Z0-9_*+()\ ]+$ ]] ||
-		die "scenario $1: bad SCN_$2 '$expr' (valid: parameter names, digits, * + ( ), e.g. WRITERS*WRITE_SIZE)"
-	while read -r name; do
-		val=$(scenario_param "$1" "$name")
-		bytes=$(size_bytes "$val") ||
-			die "scenario $1: $name='$val' is not a size or count (use e.g. 64M, 2G or 10)"
-		expr=$(sed -E "s/\b$name\b/$bytes/g" <<<"$expr")
-		params="$params${params:+, }$name=$val"
-	done < <(grep -oE '[A-Z_][A-Z0-9_]*' <<<"$expr" | sort -u)
-	need_desc=$params
-	[[ "$expr" =~ ^[0-9*+()\ ]+$ ]] ||
-		die "scenario $1: SCN_$2 '$(scenario_setting "$1" "$2" "")' names something that is not a size parameter"
-	[[ "$(scenario_setting "$1" "$2" "")" =~ ^[A-Z_][A-Z0-9_]*$ ]] ||
-		need_desc="$(scenario_setting "$1" "$2" "") with $params"
-	need=$((expr))
+# run_profile SCENARIO: the device profile of the scenario's runs
+run_profile() {
+	local p=${profile:-$(scn "$1" profile)}
+	echo "${p:-host}"
 }
 
 # Sizes that cannot fit are refused before any guest starts.
 for s in $scenarios; do
-	scenario_need "$s" DISK_USE
+	disk_model "$(run_profile "$s")" >/dev/null
+	[ -z "$(scn "$s" swap)" ] || disk_model "$(scn "$s" swap)" >/dev/null
+	need=$(scn "$s" disk_use) need_desc=$(scn "$s" disk_use_desc)
 	for f in $filesystems; do
 		if [ -n "$need" ] && [ -f "$RL_IMAGES/$f.img" ]; then
 			have=$(stat -c %s "$RL_IMAGES/$f.img")
@@ -182,17 +164,17 @@ for s in $scenarios; do
 				die "scenario $s writes $(human_size "$need") ($need_desc) but the $f image holds $(human_size "$have"); use smaller sizes (valid: at most ~$(human_size $((have * 10 / 11))) in all)"
 		fi
 	done
-	runmem=${mem:-$(scenario_setting "$s" MEM 512M)}
+	runmem=${mem:-$(scn "$s" mem)}
+	runmem=${runmem:-512M}
 	[ -n "$mem" ] || RL_MEM_SOURCE="SCN_MEM of scenario $s" check_guest_mem "$runmem"
-	scenario_need "$s" MEM_USE
+	need=$(scn "$s" mem_use) need_desc=$(scn "$s" mem_use_desc)
 	[ -n "$need" ] || continue
 	have=$(size_bytes "$runmem")
-	[ -z "$(scenario_setting "$s" SWAP "")" ] ||
+	[ -z "$(scn "$s" swap)" ] ||
 		have=$((have + $(stat -c %s "$RL_IMAGES/swap.img" 2>/dev/null || echo 0)))
 	[ "$need" -lt "$have" ] ||
 		die "scenario $s allocates $(human_size "$need") ($need_desc) but its guest has $(human_size "$have") of memory and swap; use a smaller size or a larger --mem"
 done
-build_host_tools
 
 [ -n "$matrix" ] || matrix=$RL_RESULTS/compare-$(date +%Y%m%d-%H%M%S)
 if [ -z "$resume" ] && [ -n "$(ls -A "$matrix" 2>/dev/null)" ]; then
@@ -241,14 +223,14 @@ start_run() { # NAME
 		# keep what an interrupted attempt left, out of the way
 		mv "$dir" "$dir.interrupted.$(date +%s)"
 	fi
-	prof=${profile:-$(scenario_setting "$s" PROFILE host)}
-	runmem=${mem:-$(scenario_setting "$s" MEM 512M)}
-	runtimeout=${timeout:-$(scenario_setting "$s" TIMEOUT 600)}
+	prof=$(run_profile "$s")
+	runmem=${mem:-$(scn "$s" mem)}
+	runtimeout=${timeout:-$(scn "$s" timeout)}
 	job=$matrix/job.$name.sh
 	scenario_job "$s" "$f" "$m" "${sets# }" >"$job"
 	local swap_opt=()
 	local swap
-	swap=$(scenario_setting "$s" SWAP "")
+	swap=$(scn "$s" swap)
 	[ -z "$swap" ] || swap_opt=(--swap="$swap")
 	# run.sh itself is the job, so a signal reaches it and it stops its guest
 	# each guest on a host CPU of its own while there are enough
@@ -258,8 +240,8 @@ start_run() { # NAME
 	done
 	# under the cpu clock a run repeats exactly for one seed: repeat r
 	# uses seed r, so repeats sample the kernel's random choices
-	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel="$clock" --seed "${name##*.r}" --cpu "$c" --mem "$runmem" \
-		--timeout "$runtimeout" --disk "$f:$prof" "${swap_opt[@]}" \
+	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel="$clock" --seed "${name##*.r}" --cpu "$c" --mem "${runmem:-512M}" \
+		--timeout "${runtimeout:-600}" --disk "$f:$prof" "${swap_opt[@]}" \
 		--job "$job" >/dev/null 2>"$matrix/$name.err" &
 	running[$!]=$name
 	cpu_of[$!]=$c
@@ -270,7 +252,7 @@ summarize() {
 	local name=$1 s f m
 	IFS=. read -r s f m _ <<<"$name"
 	"$RL_TOP/scripts/summarize-run.sh" "$matrix/runs/$name" "$s" "$f" \
-		"${profile:-$(scenario_setting "$s" PROFILE host)}" "$m" "${name##*.r}" ||
+		"$(run_profile "$s")" "$m" "${name##*.r}" ||
 		note "could not summarize $name"
 }
 

@@ -13,7 +13,6 @@ RL_HOST_TOOLS=$RL_BUILD/host-tools
 RL_SPLATS=$RL_HOST_TOOLS/rl-splats
 RL_IMAGES=$RL_BUILD/images
 RL_RESULTS=${RL_RESULTS:-$RL_TOP/results}
-RL_FILESYSTEMS="ext4 xfs vfat btrfs"
 RL_FLAVORS="normal debug"
 RL_KERNEL_TARBALL=${RL_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/reclaimlab/ccache}
@@ -33,6 +32,39 @@ build_host_tools() {
 		die "cannot build the host tools (make -C scripts/tools)"
 }
 
+# The catalogue (scripts/catalogue.tsv): filesystems, device profiles and
+# modes, one per line, read as data.
+RL_CATALOGUE=$RL_TOP/scripts/catalogue.tsv
+
+# catalogue_field KIND NAME N: field N (3 = the first after the name) of
+# the catalogue line KIND NAME; fails if there is none.
+catalogue_field() {
+	local kind name f3 f4 f5
+	while IFS=$'\t' read -r kind name f3 f4 f5; do
+		{ [ "$kind" = "$1" ] && [ "$name" = "$2" ]; } || continue
+		case "$3" in
+		3) echo "$f3" ;;
+		4) echo "$f4" ;;
+		5) echo "$f5" ;;
+		esac
+		return 0
+	done <"$RL_CATALOGUE"
+	return 1
+}
+
+# catalogue_names KIND: the names of KIND, space-separated, in file order
+catalogue_names() {
+	local kind name rest names=""
+	while IFS=$'\t' read -r kind name rest; do
+		[ "$kind" = "$1" ] && names="$names $name"
+	done <"$RL_CATALOGUE"
+	echo "${names# }"
+}
+
+RL_FILESYSTEMS=$(catalogue_names fs)
+RL_PROFILES=$(catalogue_names profile)
+RL_MODES=$(catalogue_names mode)
+
 # word_in WORD LIST: true if WORD is one of the space-separated LIST
 word_in() {
 	local w
@@ -47,27 +79,16 @@ check_flavor() {
 		die "unknown kernel flavour '$RL_FLAVOR' (valid: $RL_FLAVORS)"
 }
 
-# Emulated disk profiles (ubd.model= of the ubd timing model patch):
-# bandwidths in kB/s (1000 bytes), times in microseconds.
-RL_PROFILES="host usb-stick hdd ssd"
+# The settings of an emulated disk (ubd.model= of the ubd timing model
+# patch); the profiles' values are in the catalogue.
 RL_PROFILE_KEYS="rbw wbw seek req lat qd"
-
-profile_params() {
-	case "$1" in
-	host) echo "rbw=0,wbw=0,seek=0,req=0,lat=0,qd=64" ;;
-	usb-stick) echo "rbw=20000,wbw=6500,seek=0,req=1000,lat=0,qd=1" ;;
-	hdd) echo "rbw=95000,wbw=95000,seek=8000,req=0,lat=0,qd=32" ;;
-	ssd) echo "rbw=450000,wbw=450000,seek=0,req=0,lat=100,qd=32" ;;
-	*) return 1 ;;
-	esac
-}
 
 # disk_model SPEC: "hdd" or "hdd,wbw=50000,seek=4000" -> the ubd.model=
 # value after the unit number, or a die() naming what is wrong.
 disk_model() {
 	local spec=$1 name params kv key val
 	name=${spec%%,*}
-	params=$(profile_params "$name") ||
+	params=$(catalogue_field profile "$name" 3) ||
 		die "unknown device profile '$name' (valid: $RL_PROFILES; add ,key=value to change one of: $RL_PROFILE_KEYS)"
 	if [ "$name" != "$spec" ]; then
 		for kv in $(echo "${spec#*,}" | tr ',' ' '); do
@@ -90,26 +111,23 @@ disk_model() {
 	echo "name=$name,$params"
 }
 
-# Knob sets: which behaviour a run has.  A knob the kernel lacks is
-# recorded as absent in the run's knobs file.
-RL_KNOB_SETS="patched vanilla noplug"
-
-knob_set() {
-	case "$1" in
-	patched) echo "vm.pageout_work=1 vm.reclaim_wait_dirty=1 vm.reclaim_plug=1" ;;
-	vanilla) echo "vm.pageout_work=0 vm.reclaim_wait_dirty=0 vm.reclaim_plug=1" ;;
-	noplug) echo "vm.pageout_work=0 vm.reclaim_wait_dirty=0 vm.reclaim_plug=0" ;;
-	*) return 1 ;;
-	esac
+# mode_knobs MODE: the sysctl knobs of MODE (the behaviour of one run)
+mode_knobs() {
+	catalogue_field mode "$1" 3
 }
 
 # scenario_job SCENARIO FS MODE "KEY=VALUE ...": the guest job that runs
-# SCENARIO on FS with MODE's knobs and those parameters (values already
-# checked against RL_SET_VALUE_CHARS, so single quotes hold them).
+# SCENARIO on FS with MODE's knobs and every parameter, those given applied
+# (rl-scenario-info checked their types; their characters are
+# RL_SET_VALUE_CHARS, so single quotes hold them).
 scenario_job() {
+	local data params
+	# shellcheck disable=SC2086 # KEY=VALUE words
+	data=$(scenario_info "$1" $4) || exit 1
+	params=$(info_value "$data" params)
 	echo "export RL_FS=$2"
-	echo "export RL_KNOBS='$(knob_set "$3")'"
-	echo "export RL_SET='$4'"
+	echo "export RL_KNOBS='$(mode_knobs "$3")'"
+	echo "export RL_SET='$params'"
 	echo "exec rl-scenario $1"
 }
 
@@ -132,12 +150,29 @@ conf_value() {
 # quotes and into matrix.conf, so nothing a shell gives a meaning to.
 RL_SET_VALUE_CHARS='A-Za-z0-9._:+,/-'
 
-# scenario_setting SCENARIO KEY DEFAULT: a SCN_* line of the scenario file,
-# read without running the file on the host.
-scenario_setting() {
-	local v
-	v=$(sed -n "s/^SCN_$2=//p" "$RL_TOP/rootfs/scenarios/$1.scn" | tail -1)
-	echo "${v:-$3}"
+# scenario_info SCENARIO [KEY=VALUE...]: the scenario file as key=value data
+# (rl-scenario-info, the one reader of scenario files: settings, use,
+# params with the values applied after their type was checked), or a die()
+# with its message.  The file is never run on the host.
+scenario_info() {
+	local file=$RL_TOP/rootfs/scenarios/$1.scn out kv set_args=()
+	shift
+	for kv in "$@"; do
+		set_args+=(--set "$kv")
+	done
+	[ -x "$RL_HOST_TOOLS/rl-scenario-info" ] || build_host_tools
+	out=$("$RL_HOST_TOOLS/rl-scenario-info" "${set_args[@]}" "$file" 2>&1) ||
+		die "${out#rl-scenario-info: }"
+	printf '%s\n' "$out"
+}
+
+# info_value DATA KEY: the value of KEY in scenario_info's (or any
+# key=value) DATA
+info_value() {
+	local line
+	while IFS= read -r line; do
+		[ "${line%%=*}" != "$2" ] || { echo "${line#*=}"; return 0; }
+	done <<<"$1"
 }
 
 # size_bytes SIZE: "512M" -> 536870912 (K, M, G, T suffixes, powers of

@@ -100,7 +100,7 @@ scenarios=$(ordered "$(conf scenarios)" $(col 2))
 # shellcheck disable=SC2046
 all_fs=$(ordered "$RL_FILESYSTEMS" $(col 3))
 # shellcheck disable=SC2046
-all_modes=$(ordered "$RL_KNOB_SETS" $(col 4))
+all_modes=$(ordered "$RL_MODES" $(col 4))
 # the mode the others are compared with
 ref_mode=vanilla
 word_in vanilla "$all_modes" || ref_mode=$(echo "$all_modes" | head -1)
@@ -193,32 +193,19 @@ metrics_like() {
 	awk -F'\t' -v re="$2" 'NR > 1 && $5 ~ re { print $5 }' "$tmp/$1.groups" | sort -u
 }
 
-# header_block SCENARIO KEY: a "# Key: ..." block of the scenario header,
-# continuation lines joined
+# header_block SCENARIO KEY: a field of the scenario's header (title,
+# Measures, Headline, Thread, Compare), from the one reader of scenarios
 header_block() {
 	local f
 	f=$(scn_file "$1")
 	[ -f "$f" ] || return 0
-	awk -v key="$2" '
-		!/^#/ && !/^[[:space:]]*$/ { exit }
-		/^#/ {
-			line = $0
-			sub(/^# ?/, "", line)
-			if (line ~ /^[A-Z][A-Za-z]*:/) {
-				on = (index(line, key ":") == 1)
-				if (on) { sub(/^[A-Za-z]*:[[:space:]]*/, "", line); text = text line }
-				next
-			}
-			if (on && line ~ /^[[:space:]]+[^[:space:]]/) { sub(/^[[:space:]]+/, "", line); text = text " " line }
-			else on = 0
-		}
-		END { print text }' "$f"
+	"$RL_HOST_TOOLS/rl-scenario-info" --field "$2" "$f" 2>/dev/null || true
 }
 
 scenario_title() {
-	local f
-	f=$(scn_file "$1")
-	[ -f "$f" ] && sed -n '1s/^# *//p' "$f" || echo "$1"
+	local t
+	t=$(header_block "$1" title)
+	echo "${t:-$1}"
 }
 
 # knob_line MODE RUN...: "knob=value, ..." of the runs' knobs files

@@ -249,7 +249,7 @@ for d in $disks; do
 	profile=host
 	[ "$fs" = "$d" ] || profile=${d#*:}
 	args="$args ubd$ubd=$tmp/$fs.cow,$RL_IMAGES/$fs.img ubd.model=$ubd,$(disk_model "$profile")"
-	guest_disks="$guest_disks ubd${letters:$ubd:1}:$fs"
+	guest_disks="$guest_disks ubd${letters:$ubd:1}:$fs:$(catalogue_field fs "$fs" 4)"
 	models="$models ubd${letters:$ubd:1}:$fs:$profile"
 	ubd=$((ubd + 1))
 done

@@ -103,11 +103,14 @@ rl_memcg_create() { # NAME LIMIT v1|v2
 	esac
 }
 
-# rl_mount_options FS: the options every mount of FS uses.  ext4 would
-# prefetch every block bitmap in a background thread (ext4lazyinit): IO of
-# its own in every experiment, at times that vary between boots.
+# The disks init mounted: "DEVICE FS OPTIONS" lines, the options the
+# host's catalogue gives FS.
+RL_DISKS_TABLE=/tmp/rl-disks
+
+# rl_mount_options FS: the options every mount of FS uses
 rl_mount_options() {
-	if [ "$1" = ext4 ]; then echo no_prefetch_block_bitmaps; else echo defaults; fi
+	awk -v fs="$1" '$2 == fs { print $3; found = 1 } END { exit !found }' "$RL_DISKS_TABLE" ||
+		rl_die "no mount options for '$1' in $RL_DISKS_TABLE"
 }
 
 # Run a command inside a memory cgroup made by rl_memcg_create.  (A

@@ -174,19 +174,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			  PROG);
 }
 
-/* A scenario file's name without folders and .scn. */
-static void scn_name(const char *path, char *buf, size_t size)
-{
-	const char *base = strrchr(path, '/');
-	size_t len;
-
-	base = base ? base + 1 : path;
-	len = strlen(base);
-	if (len > 4 && !strcmp(base + len - 4, ".scn"))
-		len -= 4;
-	snprintf(buf, size, "%.*s", (int)len, base);
-}
-
 struct check_list {
 	struct agg_check *v;
 	char (*scenario)[AGG_WORD_MAX + 1];
@@ -218,13 +205,12 @@ static void load_checks(const struct opts *o, struct check_list *l)
 	size_t i, j, n;
 
 	for (i = 0; i < o->nscn; i++) {
-		FILE *f = fopen(o->scn[i], "r");
+		static struct scenario scn;
 
-		if (!f)
-			die_usage("cannot open --scn '%s': %s (valid: a scenario file, e.g. rootfs/scenarios/fs-completion.scn)",
-				  o->scn[i], strerror(errno));
-		n = agg_read_checks(f, &v, err, sizeof(err));
-		fclose(f);
+		if (scn_load(o->scn[i], &scn, err, sizeof(err)) < 0)
+			die_usage("bad --scn '%s': %s (valid: a scenario file, e.g. rootfs/scenarios/fs-completion.scn)",
+				  o->scn[i], err);
+		n = agg_scenario_checks(&scn, &v, err, sizeof(err));
 		if (n == (size_t)-1) {
 			if (errno == ENOMEM)
 				die_nomem();
@@ -233,7 +219,7 @@ static void load_checks(const struct opts *o, struct check_list *l)
 		if (o->scenario)
 			snprintf(name, sizeof(name), "%s", o->scenario);
 		else
-			scn_name(o->scn[i], name, sizeof(name));
+			snprintf(name, sizeof(name), "%s", scn.name);
 		for (j = 0; j < n; j++)
 			add_check(l, &v[j], name);
 		free(v);

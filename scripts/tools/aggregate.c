@@ -948,48 +948,32 @@ int agg_parse_check(const char *text, struct agg_check *c, char *err,
 	return 0;
 }
 
-#define CHECK_TAG	"# Check:"
-
-size_t agg_read_checks(FILE *f, struct agg_check **out, char *err,
-		       size_t errlen)
+size_t agg_scenario_checks(const struct scenario *scn, struct agg_check **out,
+			   char *err, size_t errlen)
 {
-	char *line = NULL, msg[AGG_CHECK_MAX + 64];
-	size_t cap = 0, n = 0, ccap = 0;
-	unsigned long lineno = 0;
-	struct agg_check *v = NULL;
+	char msg[AGG_CHECK_MAX + 64];
+	struct agg_check *v;
+	size_t i;
 
 	*out = NULL;
-	while (getline(&line, &cap, f) >= 0) {
-		const char *p = line;
-
-		lineno++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		/* only the header: the first line of code ends it */
-		if (*p && *p != '\n' && *p != '\r' && *p != '#')
-			break;
-		if (strncmp(p, CHECK_TAG, strlen(CHECK_TAG)))
-			continue;
-		if (reserve((void **)&v, &ccap, n, sizeof(*v)) < 0) {
-			errno = ENOMEM;
-			goto fail;
-		}
-		if (agg_parse_check(p + strlen(CHECK_TAG), &v[n], msg,
-				    sizeof(msg)) < 0) {
-			if (err && errlen)
-				snprintf(err, errlen, "line %lu: %s", lineno, msg);
-			errno = EINVAL;
-			goto fail;
-		}
-		n++;
+	if (!scn->nchecks)
+		return 0;
+	v = calloc(scn->nchecks, sizeof(*v));
+	if (!v) {
+		errno = ENOMEM;
+		return (size_t)-1;
 	}
-	free(line);
+	for (i = 0; i < scn->nchecks; i++) {
+		if (agg_parse_check(scn->checks[i].text, &v[i], msg, sizeof(msg)) < 0) {
+			if (err && errlen)
+				snprintf(err, errlen, "line %u: %s", scn->checks[i].line, msg);
+			free(v);
+			errno = EINVAL;
+			return (size_t)-1;
+		}
+	}
 	*out = v;
-	return n;
-fail:
-	free(line);
-	free(v);
-	return (size_t)-1;
+	return scn->nchecks;
 }
 
 /* The value of metric in run r, by the missing-task-events rule too. */

@@ -25,6 +25,7 @@
 #ifndef RECLAIMLAB_AGGREGATE_H
 #define RECLAIMLAB_AGGREGATE_H
 
+#include "scenario.h"
 #include <stddef.h>
 #include <stdio.h>
 
@@ -195,12 +196,12 @@ const char *agg_op_name(enum agg_op op);
 int agg_op_holds(enum agg_op op, double l, double r);
 
 /*
- * Reads the "# Check: ..." header lines of a scenario file.  *out is
- * malloc'ed (NULL if none).  Returns the count, or (size_t)-1 with errno
+ * Parses the "# Check: ..." lines of a scenario (read by scenario.c).  *out
+ * is malloc'ed (NULL if none).  Returns the count, or (size_t)-1 with errno
  * EINVAL and a message "line N: ..." in err for a bad check, or ENOMEM.
  */
-size_t agg_read_checks(FILE *f, struct agg_check **out, char *err,
-		       size_t errlen);
+size_t agg_scenario_checks(const struct scenario *scn, struct agg_check **out,
+			   char *err, size_t errlen);
 
 /*
  * Evaluates a check over the included runs of a scenario: once for every

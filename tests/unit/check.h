@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_failures_in_test;
@@ -60,28 +61,44 @@ static int check_failures_in_test;
 struct check_test {
 	const char *name;
 	void (*fn)(void);
+	int line;
 };
 
 /*
- * The linker gathers the entries of every TEST() in section check_tests,
- * in the order of the file, and defines __start_/__stop_check_tests.
+ * The linker gathers the entries of every TEST() in section check_tests
+ * and defines __start_/__stop_check_tests; the compiler may emit them in
+ * any order, so main() sorts them by line.
  */
 #define TEST(fn)                                                         \
 	static void fn(void);                                            \
 	static const struct check_test check_entry_##fn                  \
 		__attribute__((used, section("check_tests"),             \
-			       aligned(sizeof(void *)))) = { #fn, fn };  \
+			       aligned(sizeof(void *)))) = { #fn, fn, __LINE__ }; \
 	static void fn(void)
 
 extern const struct check_test __start_check_tests[];
 extern const struct check_test __stop_check_tests[];
 
+static int check_by_line(const void *a, const void *b)
+{
+	const struct check_test *x = *(const struct check_test *const *)a;
+	const struct check_test *y = *(const struct check_test *const *)b;
+
+	return x->line - y->line;
+}
+
 int main(void)
 {
+	static const struct check_test *order[1024];
 	const struct check_test *t;
+	size_t i, n = 0;
 	int passed = 0, failed = 0;
 
-	for (t = __start_check_tests; t < __stop_check_tests; t++) {
+	for (t = __start_check_tests; t < __stop_check_tests && n < 1024; t++)
+		order[n++] = t;
+	qsort(order, n, sizeof(order[0]), check_by_line);
+	for (i = 0; i < n; i++) {
+		t = order[i];
 		check_failures_in_test = 0;
 		t->fn();
 		if (check_failures_in_test) {

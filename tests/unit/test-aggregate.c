@@ -417,18 +417,32 @@ TEST(test_parse_check_errors)
 	CHECK_BAD("a=>1", "not a metric", "METRIC");
 }
 
+/* A scenario file of the fixtures, read by scenario.c, and its checks. */
+static size_t fixture_checks(const char *name, struct agg_check **c, char *err,
+			     size_t errlen)
+{
+	static struct scenario scn;
+	const char *dir = getenv("RL_FIXTURES");
+	char path[4096];
+
+	*c = NULL;
+	if (!dir)
+		return (size_t)-2;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (scn_load(path, &scn, err, errlen) < 0) {
+		fprintf(stderr, "  %s: %s\n", name, err);
+		return (size_t)-2;
+	}
+	return agg_scenario_checks(&scn, c, err, errlen);
+}
+
 TEST(test_read_checks_header_only)
 {
 	struct agg_check *c;
 	char err[256] = "";
-	FILE *f = open_fixture("aggregate/checks.scn");
 	size_t n;
 
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	n = agg_read_checks(f, &c, err, sizeof(err));
-	fclose(f);
+	n = fixture_checks("aggregate/checks.scn", &c, err, sizeof(err));
 	CHECK_EQ_INT(n, 3);	/* the one after the code is not read */
 	if (n == 3) {
 		CHECK_STR(c[0].text, FTS " fs=xfs > fs=ext4");
@@ -437,12 +451,7 @@ TEST(test_read_checks_header_only)
 	}
 	free(c);
 
-	f = open_fixture("aggregate/bad-check.scn");
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	n = agg_read_checks(f, &c, err, sizeof(err));
-	fclose(f);
+	n = fixture_checks("aggregate/bad-check.scn", &c, err, sizeof(err));
 	CHECK(n == (size_t)-1);
 	CHECK_EQ_INT(errno, EINVAL);
 	CHECK(strstr(err, "line 3: expected an operator") != NULL);
@@ -454,23 +463,17 @@ TEST(test_project_scenarios_parse)
 {
 	static const char *const names[] = {
 		"fs-completion", "memcg-dd", "usb-responsiveness",
+		"kupdate-after-exit", "reclaim-plug", "usemem-swap",
 	};
-	static const size_t want[] = { 4, 2, 1 };
+	static const size_t want[] = { 4, 2, 1, 1, 1, 0 };
 	struct agg_check *c;
 	char path[256], err[256] = "";
 	size_t i, n;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		FILE *f;
-
 		snprintf(path, sizeof(path), "../../rootfs/scenarios/%s.scn",
 			 names[i]);
-		f = open_fixture(path);
-		CHECK(f != NULL);
-		if (!f)
-			continue;
-		n = agg_read_checks(f, &c, err, sizeof(err));
-		fclose(f);
+		n = fixture_checks(path, &c, err, sizeof(err));
 		if (n == (size_t)-1)
 			fprintf(stderr, "  %s: %s\n", names[i], err);
 		CHECK_EQ_INT(n, want[i]);

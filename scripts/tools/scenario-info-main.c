@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rl-scenario-info: a scenario file, checked, as data for the host scripts.
+ *
+ * The scripts read its key=value lines (never source them).  Exit status:
+ * 0 ok, 1 output error, 2 bad usage, a bad scenario or a bad --set value.
+ */
+#include "scenario.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "rl-scenario-info"
+
+static const char usage_text[] =
+	"usage: " PROG " [--set KEY=VALUE]... FILE.scn\n"
+	"       " PROG " --field NAME FILE.scn\n"
+	"       " PROG " --params FILE.scn\n"
+	"       " PROG " --checks FILE.scn\n"
+	"Reads a scenario file as data (it is never run) and prints:\n"
+	"  (default)  key=value lines: scenario, title, mem, profile, swap, timeout,\n"
+	"             disk_use and mem_use (bytes, empty if not declared) with\n"
+	"             disk_use_desc and mem_use_desc, params (every parameter,\n"
+	"             KEY=VALUE separated by spaces, --set values applied) and\n"
+	"             set (the --set ones); each --set value is type-checked\n"
+	"  --field    the text of a header field: title Measures Headline Thread Compare\n"
+	"  --params   NAME<TAB>DEFAULT<TAB>TYPE<TAB>ABOUT per parameter\n"
+	"  --checks   the '# Check:' lines, one per line\n"
+	"Exit status: 0 ok, 1 write error, 2 bad usage, scenario or value.\n";
+
+static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* "2*WRITE_SIZE with WRITE_SIZE=64M", or "WRITE_SIZE=64M" for a bare name */
+static void use_desc(const struct scenario *s, const char *expr)
+{
+	int bare = 1, first = 1;
+	size_t i;
+
+	for (i = 0; expr[i]; i++)
+		if (!((expr[i] >= 'A' && expr[i] <= 'Z') || expr[i] == '_' ||
+		      (expr[i] >= '0' && expr[i] <= '9')))
+			bare = 0;
+	if (!bare)
+		printf("%s with ", expr);
+	for (i = 0; i < s->nparams; i++) {
+		const char *hit = strstr(expr, s->params[i].name);
+		size_t n = strlen(s->params[i].name);
+
+		/* a whole name of the expression, not a part of a longer one */
+		while (hit && ((hit > expr && (hit[-1] == '_' || (hit[-1] >= 'A' && hit[-1] <= 'Z'))) ||
+			       hit[n] == '_' || (hit[n] >= 'A' && hit[n] <= 'Z') ||
+			       (hit[n] >= '0' && hit[n] <= '9')))
+			hit = strstr(hit + 1, s->params[i].name);
+		if (!hit)
+			continue;
+		printf("%s%s=%s", first ? "" : ", ", s->params[i].name, s->params[i].value);
+		first = 0;
+	}
+}
+
+static void print_use(const struct scenario *s, const char *key, const char *expr)
+{
+	char err[512];
+	uint64_t bytes;
+
+	if (!expr[0]) {
+		printf("%s=\n%s_desc=\n", key, key);
+		return;
+	}
+	if (scn_eval_use(s, expr, &bytes, err, sizeof(err)) < 0)
+		die_usage("scenario %s: %s", s->name, err);
+	printf("%s=%llu\n%s_desc=", key, (unsigned long long)bytes, key);
+	use_desc(s, expr);
+	putchar('\n');
+}
+
+static void print_data(const struct scenario *s)
+{
+	size_t i;
+	int first = 1;
+
+	printf("scenario=%s\ntitle=%s\nmem=%s\nprofile=%s\nswap=%s\ntimeout=%s\n",
+	       s->name, s->title, s->mem, s->profile, s->swap, s->timeout);
+	print_use(s, "disk_use", s->disk_use);
+	print_use(s, "mem_use", s->mem_use);
+	printf("params=");
+	for (i = 0; i < s->nparams; i++)
+		printf("%s%s=%s", i ? " " : "", s->params[i].name, s->params[i].value);
+	printf("\nset=");
+	for (i = 0; i < s->nparams; i++) {
+		if (!s->params[i].was_set)
+			continue;
+		printf("%s%s=%s", first ? "" : " ", s->params[i].name, s->params[i].value);
+		first = 0;
+	}
+	putchar('\n');
+}
+
+static void print_field(const struct scenario *s, const char *name)
+{
+	int f;
+
+	if (!strcmp(name, "title")) {
+		printf("%s\n", s->title);
+		return;
+	}
+	for (f = 0; f < SCN_NFIELDS; f++) {
+		if (!strcmp(name, scn_field_name(f))) {
+			if (s->field[f][0])
+				printf("%s\n", s->field[f]);
+			return;
+		}
+	}
+	die_usage("unknown --field '%s' (valid: title Measures Headline Thread Compare)", name);
+}
+
+int main(int argc, char **argv)
+{
+	static struct scenario s;
+	const char *file = NULL, *field = NULL, *mode = "data";
+	char err[1024];
+	int i, nsets = 0;
+	size_t j;
+	const char **sets = calloc((size_t)argc, sizeof(*sets));
+
+	if (!sets)
+		die_usage("out of memory");
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help")) {
+			fputs(usage_text, stdout);
+			free(sets);
+			return 0;
+		} else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
+			sets[nsets++] = argv[++i];
+		} else if (!strcmp(argv[i], "--field") && i + 1 < argc) {
+			mode = "field";
+			field = argv[++i];
+		} else if (!strcmp(argv[i], "--params")) {
+			mode = "params";
+		} else if (!strcmp(argv[i], "--checks")) {
+			mode = "checks";
+		} else if (argv[i][0] == '-' || file) {
+			fputs(usage_text, stderr);
+			die_usage("bad argument '%s' (valid: --set KEY=VALUE --field NAME --params --checks --help, then one FILE)",
+				  argv[i]);
+		} else {
+			file = argv[i];
+		}
+	}
+	if (!file) {
+		fputs(usage_text, stderr);
+		die_usage("no scenario file given");
+	}
+	if (scn_load(file, &s, err, sizeof(err)) < 0)
+		die_usage("%s", err);
+	for (i = 0; i < nsets; i++)
+		if (scn_set(&s, sets[i], err, sizeof(err)) < 0)
+			die_usage("%s", err);
+	free(sets);
+	if (!strcmp(mode, "field")) {
+		print_field(&s, field);
+	} else if (!strcmp(mode, "params")) {
+		for (j = 0; j < s.nparams; j++)
+			printf("%s\t%s\t%s\t%s\n", s.params[j].name, s.params[j].value,
+			       s.params[j].type_text, s.params[j].about);
+	} else if (!strcmp(mode, "checks")) {
+		for (j = 0; j < s.nchecks; j++)
+			printf("%s\n", s.checks[j].text);
+	} else {
+		print_data(&s);
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, PROG ": write error\n");
+		return 1;
+	}
+	return 0;
+}

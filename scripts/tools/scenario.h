@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one reader of scenario files (rootfs/scenarios/NAME.scn) on the host.
+ *
+ * A scenario is a shell file the guest runs; the host never runs it, it
+ * reads three parts of it as data:
+ *
+ *   the header   "# NAME: title", then "# Field: text" blocks (Measures,
+ *                Headline, Thread, Compare; continuation lines indented)
+ *                and "# Check: ..." lines, up to the first line of code;
+ *   settings     SCN_MEM, SCN_PROFILE, SCN_SWAP, SCN_TIMEOUT, SCN_DISK_USE
+ *                and SCN_MEM_USE (what the host needs before a guest starts);
+ *   parameters   NAME=VALUE lines with a type after a '#':
+ *                  WRITE_SIZE=64M   # size 4k..64G: bytes each writer writes
+ *                  WRITERS=10       # count 1..64
+ *                  MEMCG_VERSION=v1 # one of v1 v2
+ *                a --set value is checked against that type.
+ *
+ * SCN_DISK_USE and SCN_MEM_USE are expressions of parameter names, whole
+ * numbers and * + ( ), evaluated here in unsigned 64-bit arithmetic that
+ * refuses overflow: nothing of the file reaches a shell.
+ */
+#ifndef RECLAIMLAB_SCENARIO_H
+#define RECLAIMLAB_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCN_NAME_MAX	64
+#define SCN_VALUE_MAX	128
+#define SCN_PARAMS_MAX	32
+#define SCN_CHECKS_MAX	32
+#define SCN_TEXT_MAX	2048
+
+enum scn_type {
+	SCN_T_SIZE,	/* bytes: 123, 4k, 16M, 6G (powers of 1024) */
+	SCN_T_COUNT,	/* a whole number */
+	SCN_T_CHOICE,	/* one of a list of words */
+};
+
+struct scn_param {
+	char name[SCN_NAME_MAX];
+	char value[SCN_VALUE_MAX];	/* the file's default, or the --set one */
+	char type_text[SCN_VALUE_MAX];	/* as written: "size 4k..64G" */
+	char about[SCN_VALUE_MAX];	/* the text after the type's ':' */
+	enum scn_type type;
+	uint64_t min, max;		/* SCN_T_SIZE, SCN_T_COUNT */
+	char choices[SCN_VALUE_MAX];	/* SCN_T_CHOICE: "v1 v2" */
+	int was_set;			/* value came from scn_set() */
+};
+
+struct scn_check {
+	char text[SCN_VALUE_MAX * 2];
+	unsigned int line;
+};
+
+/* The header fields, in the order a report shows them. */
+enum scn_field { SCN_MEASURES, SCN_HEADLINE, SCN_THREAD, SCN_COMPARE, SCN_NFIELDS };
+
+struct scenario {
+	char name[SCN_NAME_MAX];	/* the file name without .scn */
+	char title[SCN_VALUE_MAX * 2];	/* the first line, without "# " */
+	char field[SCN_NFIELDS][SCN_TEXT_MAX];
+	struct scn_check checks[SCN_CHECKS_MAX];
+	size_t nchecks;
+	/* settings, "" when the file has none */
+	char mem[SCN_VALUE_MAX], profile[SCN_VALUE_MAX], swap[SCN_VALUE_MAX];
+	char timeout[SCN_VALUE_MAX], disk_use[SCN_VALUE_MAX], mem_use[SCN_VALUE_MAX];
+	struct scn_param params[SCN_PARAMS_MAX];
+	size_t nparams;
+};
+
+/* "Measures" ... for SCN_MEASURES ... */
+const char *scn_field_name(enum scn_field f);
+
+/*
+ * Reads the scenario file at path into *s.  Returns 0, or -1 with a message
+ * "FILE line N: ..." that names the bad text and what is valid in err.
+ */
+int scn_load(const char *path, struct scenario *s, char *err, size_t errlen);
+
+/* The same, from text (name is the scenario's name): for tests. */
+int scn_parse(const char *name, const char *text, struct scenario *s,
+	      char *err, size_t errlen);
+
+struct scn_param *scn_param(struct scenario *s, const char *name);
+
+/*
+ * Checks value against p's type; 0 if it fits, else -1 and a message that
+ * names the value and the valid ones.
+ */
+int scn_check_value(const struct scn_param *p, const char *value, char *err,
+		    size_t errlen);
+
+/* "KEY=VALUE" from the command line: checked, then the parameter's value. */
+int scn_set(struct scenario *s, const char *kv, char *err, size_t errlen);
+
+/*
+ * Evaluates a SCN_DISK_USE / SCN_MEM_USE expression over the current
+ * parameter values into *out (bytes; counts count as themselves).
+ */
+int scn_eval_use(const struct scenario *s, const char *expr, uint64_t *out,
+		 char *err, size_t errlen);
+
+#endif

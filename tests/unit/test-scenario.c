@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of scripts/tools/scenario.c, the reader of scenario files. */
+#include "check.h"
+#include "scenario.h"
+
+#include <stdlib.h>
+
+static const char good[] =
+	"# demo: a scenario for the tests\n"
+	"#\n"
+	"# Measures:  one thing, and\n"
+	"#            another on a second line.\n"
+	"# Headline:  the figure.\n"
+	"# Thread:    2012 linux-mm: 48.3 MB/s.\n"
+	"# Check:     waits.events > 0\n"
+	"#Check:     not a check\n"
+	"# Compare:   oom_kills == 0\n"
+	"\n"
+	"SCN_MEM=1G\n"
+	"SCN_PROFILE=hdd\n"
+	"SCN_TIMEOUT=900\n"
+	"SCN_DISK_USE=WRITERS*WRITE_SIZE+(2*BS)\n"
+	"\n"
+	"WRITERS=2        # count 1..64: writers at once\n"
+	"WRITE_SIZE=64M   # size 1M..: bytes each writer writes\n"
+	"BS=1k            # size 512..64M\n"
+	"MEMCG_VERSION=v1 # one of v1 v2: cgroup version\n"
+	"\n"
+	"scenario_run() {\n"
+	"\tv=$MEMCG_VERSION\n"
+	"\tNOT_A_PARAM=1\n"
+	"}\n";
+
+static int parse(const char *text, struct scenario *s, char *err, size_t n)
+{
+	err[0] = '\0';
+	return scn_parse("demo", text, s, err, n);
+}
+
+TEST(test_header_fields_and_checks)
+{
+	static struct scenario s;
+	char err[512];
+
+	CHECK_EQ_INT(parse(good, &s, err, sizeof(err)), 0);
+	CHECK_STR(s.title, "demo: a scenario for the tests");
+	CHECK_STR(s.field[SCN_MEASURES], "one thing, and another on a second line.");
+	CHECK_STR(s.field[SCN_HEADLINE], "the figure.");
+	CHECK_STR(s.field[SCN_THREAD], "2012 linux-mm: 48.3 MB/s.");
+	CHECK_STR(s.field[SCN_COMPARE], "oom_kills == 0");
+	CHECK_EQ_INT(s.nchecks, 1);
+	CHECK_STR(s.checks[0].text, "waits.events > 0");
+	CHECK_EQ_INT(s.checks[0].line, 7);
+}
+
+TEST(test_settings_and_params)
+{
+	static struct scenario s;
+	char err[512];
+	uint64_t v = 0;
+
+	CHECK_EQ_INT(parse(good, &s, err, sizeof(err)), 0);
+	CHECK_STR(s.mem, "1G");
+	CHECK_STR(s.profile, "hdd");
+	CHECK_STR(s.swap, "");
+	CHECK_STR(s.timeout, "900");
+	CHECK_EQ_INT(s.nparams, 4);	/* NOT_A_PARAM is code, indented */
+	CHECK_STR(s.params[1].name, "WRITE_SIZE");
+	CHECK_STR(s.params[1].value, "64M");
+	CHECK_EQ_INT(s.params[1].type, SCN_T_SIZE);
+	CHECK_STR(s.params[1].about, "bytes each writer writes");
+	CHECK_EQ_INT(s.params[3].type, SCN_T_CHOICE);
+	CHECK_STR(s.params[3].choices, "v1 v2");
+	CHECK_EQ_INT(scn_eval_use(&s, s.disk_use, &v, err, sizeof(err)), 0);
+	CHECK_EQ_INT(v, 2 * (64 << 20) + 2 * 1024);
+}
+
+TEST(test_set_checks_types)
+{
+	static struct scenario s;
+	char err[512];
+
+	CHECK_EQ_INT(parse(good, &s, err, sizeof(err)), 0);
+	CHECK_EQ_INT(scn_set(&s, "WRITE_SIZE=1G", err, sizeof(err)), 0);
+	CHECK_STR(scn_param(&s, "WRITE_SIZE")->value, "1G");
+	CHECK_EQ_INT(scn_param(&s, "WRITE_SIZE")->was_set, 1);
+	CHECK_EQ_INT(scn_set(&s, "MEMCG_VERSION=v2", err, sizeof(err)), 0);
+
+	CHECK_EQ_INT(scn_set(&s, "WRITE_SIZE=abc", err, sizeof(err)), -1);
+	CHECK(strstr(err, "bad value 'abc' for WRITE_SIZE (valid: a size 1M or more") != NULL);
+	CHECK_EQ_INT(scn_set(&s, "BS=100", err, sizeof(err)), -1);
+	CHECK(strstr(err, "valid: a size from 512 to 64M") != NULL);
+	CHECK_EQ_INT(scn_set(&s, "BS=128M", err, sizeof(err)), -1);
+	CHECK_EQ_INT(scn_set(&s, "WRITERS=0", err, sizeof(err)), -1);
+	CHECK(strstr(err, "a whole number from 1 to 64") != NULL);
+	CHECK_EQ_INT(scn_set(&s, "WRITERS=2x", err, sizeof(err)), -1);
+	CHECK_EQ_INT(scn_set(&s, "MEMCG_VERSION=v3", err, sizeof(err)), -1);
+	CHECK(strstr(err, "'v3' for MEMCG_VERSION (valid: one of v1 v2)") != NULL);
+	CHECK_EQ_INT(scn_set(&s, "MEMCG_VERSION=v1 v2", err, sizeof(err)), -1);
+	CHECK_EQ_INT(scn_set(&s, "FOO=1", err, sizeof(err)), -1);
+	CHECK(strstr(err, "no parameter 'FOO' (valid: WRITERS WRITE_SIZE BS MEMCG_VERSION)") != NULL);
+	CHECK_EQ_INT(scn_set(&s, "SCN_MEM=2G", err, sizeof(err)), -1);
+	CHECK(strstr(err, "is a scenario setting") != NULL);
+	CHECK_EQ_INT(scn_set(&s, "NOEQUALS", err, sizeof(err)), -1);
+	/* a refused value leaves the last good one */
+	CHECK_STR(scn_param(&s, "WRITE_SIZE")->value, "1G");
+}
+
+TEST(test_use_expressions)
+{
+	static struct scenario s;
+	char err[512];
+	uint64_t v;
+
+	CHECK_EQ_INT(parse(good, &s, err, sizeof(err)), 0);
+	CHECK_EQ_INT(scn_eval_use(&s, "( WRITERS + 1 ) * BS", &v, err, sizeof(err)), 0);
+	CHECK_EQ_INT(v, 3 * 1024);
+	CHECK_EQ_INT(scn_eval_use(&s, "MEMCG_VERSION*2", &v, err, sizeof(err)), -1);
+	CHECK(strstr(err, "'MEMCG_VERSION' is not a size or count parameter") != NULL);
+	CHECK_EQ_INT(scn_eval_use(&s, "s[$({touch,/tmp/x})]", &v, err, sizeof(err)), -1);
+	CHECK(strstr(err, "valid: parameter names, whole numbers, * + ( )") != NULL);
+	CHECK_EQ_INT(scn_eval_use(&s, "WRITE_SIZE-1", &v, err, sizeof(err)), -1);
+	CHECK_EQ_INT(scn_eval_use(&s, "(WRITERS", &v, err, sizeof(err)), -1);
+	CHECK(strstr(err, "missing ')'") != NULL);
+	CHECK_EQ_INT(scn_set(&s, "WRITE_SIZE=4611686018427387904", err, sizeof(err)), 0);
+	CHECK_EQ_INT(scn_eval_use(&s, "WRITERS*WRITE_SIZE", &v, err, sizeof(err)), -1);
+	CHECK(strstr(err, "overflows") != NULL);
+	CHECK_EQ_INT(scn_eval_use(&s, "99999999999999999999999", &v, err, sizeof(err)), -1);
+}
+
+#define BAD(text, msg)                                                  \
+	do {                                                            \
+		static struct scenario s_;                              \
+		char e_[512];                                           \
+		CHECK_EQ_INT(parse(text, &s_, e_, sizeof(e_)), -1);     \
+		if (!strstr(e_, msg))                                   \
+			fprintf(stderr, "  got: %s\n", e_);             \
+		CHECK(strstr(e_, msg) != NULL);                         \
+	} while (0)
+
+TEST(test_bad_files)
+{
+	BAD("# x\nWRITE_SIZE=64M\n", "demo.scn line 2: parameter WRITE_SIZE has no type");
+	BAD("# x\nN=1 # number\n", "line 2: N has type 'number' (valid: '# size");
+	BAD("# x\nN=0 # count 1..9\n", "line 2: default bad value '0' for N");
+	BAD("# x\nN=1 # count 9..1\n", "bad range '9..1'");
+	BAD("# x\nN=1 # count\nN=2 # count\n", "line 3: parameter N given twice");
+	BAD("# x\nSCN_MEM=lots\n", "bad SCN_MEM 'lots'");
+	BAD("# x\nSCN_TIMEOUT=0\n", "bad SCN_TIMEOUT '0'");
+	BAD("# x\nSCN_COLOUR=red\n", "unknown setting 'SCN_COLOUR' (valid: SCN_MEM");
+	BAD("# x\nSCN_DISK_USE=s[$({touch,/tmp/x})]\n", "a character a scenario value may not have");
+	BAD("# x\nSCN_DISK_USE=NOPE*2\n", "'NOPE' is not a size or count parameter");
+	BAD("# x\nBS=$(touch /tmp/x) # size\n", "line 2: BS: value '$(touch' has a character");
+	BAD("# x\nBS='1k' # size\n", "has a character a scenario value may not have");
+}
+
+TEST(test_project_scenarios_load)
+{
+	static const char *const names[] = {
+		"fs-completion", "kupdate-after-exit", "memcg-dd",
+		"reclaim-plug", "usb-responsiveness", "usemem-swap",
+	};
+	static struct scenario s;
+	const char *dir = getenv("RL_FIXTURES");
+	char path[4096], err[512];
+	size_t i;
+
+	CHECK(dir != NULL);
+	for (i = 0; dir && i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/../../rootfs/scenarios/%s.scn",
+			 dir, names[i]);
+		err[0] = '\0';
+		CHECK_EQ_INT(scn_load(path, &s, err, sizeof(err)), 0);
+		if (err[0])
+			fprintf(stderr, "  %s: %s\n", names[i], err);
+		CHECK_STR(s.name, names[i]);
+		CHECK(s.field[SCN_MEASURES][0] != '\0');
+		CHECK(s.nparams > 0);
+		CHECK(s.mem[0] != '\0');
+	}
+	CHECK_EQ_INT(scn_load("/nonexistent.scn", &s, err, sizeof(err)), -1);
+	CHECK(strstr(err, "cannot open scenario '/nonexistent.scn'") != NULL);
+}
