@@ -229,3 +229,26 @@ t_resume_summarizes_finished_runs() {
 	[ -s "$r/summary.tsv" ] || fail "--resume did not summarize the finished run"
 	! grep -q 'ok-but-unsummarized' "$m/report.md" || fail "the report still shows an unsummarized run"
 }
+
+# fork_fails_late RUN: a fork that fails at its third VMA or later (the
+# commit charge of a large private writable mapping under
+# vm.overcommit_memory=2) tears the half-copied mm down through
+# exit_mmap(); on UML that panicked in flush_tlb_mm() before patch 0013.
+fork_fails_late() {
+	cat >"$1.job" <<'JOB'
+set -eu
+echo 2 >/proc/sys/vm/overcommit_memory
+avail=$(awk '/^CommitLimit:/ { l = $2 } /^Committed_AS:/ { c = $2 } END { print int((l - c) * 7 / 10) }' /proc/meminfo)
+rl-usemem "${avail}k" --forks 20
+echo 0 >/proc/sys/vm/overcommit_memory
+JOB
+	guest "$1" --job "$1.job" || fail "the guest failed: $(head -1 "$1/status"); $(grep -m1 -A8 'Kernel panic' "$1/console.log")"
+	[ "$(head -1 "$1/status")" = ok ] || fail "run is $(head -1 "$1/status")"
+	[ ! -s "$1/splats" ] || fail "splats: $(head -3 "$1/splats")"
+	# every fork must have failed, or the test did not test the error path
+	expect_match "$1/guest.log" ' forks=20 fork_failed=20 fork_errno=ENOMEM$'
+}
+
+t_failed_fork_does_not_panic() {
+	fork_fails_late "$TEST_TMP/forkfail"
+}

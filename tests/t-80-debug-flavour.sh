@@ -53,3 +53,11 @@ t_debug_flavour_umount_drains_pageout_works() {
 	grep -q '^flavor=debug$' "$run/run.conf" || fail "did not run the debug kernel"
 	umount_left_no_busy_inodes "$run"
 }
+
+# The late fork failure of t-70 under lockdep and KASAN.
+t_debug_flavour_failed_fork_does_not_panic() {
+	local run=$TEST_TMP/debug-forkfail
+	debug_build_wait
+	KERNEL_FLAVOR=debug fork_fails_late "$run"
+	grep -q '^flavor=debug$' "$run/run.conf" || fail "did not run the debug kernel"
+}

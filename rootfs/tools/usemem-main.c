@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -144,6 +145,30 @@ static int grow_and_touch(struct run *r, uint64_t pages, uint64_t step_pages,
 	return 0;
 }
 
+/*
+ * Fork n children that exit at once; each fork copies the whole mapping
+ * (page tables, commit charge), so under pressure some may fail.
+ */
+static uint64_t fork_children(uint64_t n, int *last_errno)
+{
+	uint64_t i, failed = 0;
+
+	for (i = 0; i < n && !stop; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		if (pid < 0) {
+			failed++;
+			*last_errno = errno;
+			continue;
+		}
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	return failed;
+}
+
 static int run(const struct um_opts *o)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
@@ -151,7 +176,8 @@ static int run(const struct um_opts *o)
 	uint64_t step_pages = (o->step + pg - 1) / pg;
 	uint64_t done = 0;
 	struct rusage ru0, ru1;
-	struct um_result res;
+	struct um_result res = { 0 };
+	int fork_errno = 0;
 	struct run r;
 	char line[256];
 	double secs;
@@ -193,6 +219,8 @@ static int run(const struct um_opts *o)
 	}
 	if (!stop)
 		done = 1;
+	if (o->forks)
+		res.fork_failed = fork_children(o->forks, &fork_errno);
 	while (!stop && (o->passes == 0 || done < o->passes)) {
 		r.ctl.stamp = (done + 1) << 48;
 		r.ctl.seed = um_perm_seed(o->seed, done, 0);
@@ -207,16 +235,16 @@ static int run(const struct um_opts *o)
 		hold(o->hold);
 	getrusage(RUSAGE_SELF, &ru1);
 
-	res = (struct um_result){
-		.bytes = pages * pg,
-		.passes = done,
-		.touched = r.touched_pages * pg,
-		.seconds = secs,
-		.majflt = ru1.ru_majflt - ru0.ru_majflt,
-		.minflt = ru1.ru_minflt - ru0.ru_minflt,
-	};
+	res.bytes = pages * pg;
+	res.passes = done;
+	res.touched = r.touched_pages * pg;
+	res.seconds = secs;
+	res.majflt = ru1.ru_majflt - ru0.ru_majflt;
+	res.minflt = ru1.ru_minflt - ru0.ru_minflt;
+	res.forks = o->forks;
 	um_format_result(line, sizeof(line), &res);
-	printf("%s\n", line);
+	printf("%s%s%s\n", line, fork_errno ? " fork_errno=" : "",
+	       fork_errno ? strerrorname_np(fork_errno) : "");
 	if (r.prog_err) {
 		fprintf(stderr, "rl-usemem: writing %s: %s\n", o->progress,
 			strerror(r.prog_err));

@@ -15,7 +15,7 @@
 
 const char um_usage[] =
 	"usage: rl-usemem SIZE [--touch seq|random|once] [--passes N] [--hold SECONDS]\n"
-	"                 [--step SIZE] [--seed N] [--progress FILE]\n"
+	"                 [--step SIZE] [--seed N] [--progress FILE] [--forks N]\n"
 	"  SIZE, --step    bytes, or a number with suffix k, M, G (powers of 1024)\n"
 	"  --touch         page order: seq (default), random (permutation from --seed,\n"
 	"                  default 1), once (one sequential pass, then hold)\n"
@@ -24,8 +24,11 @@ const char um_usage[] =
 	"                  -1 = until SIGTERM/SIGINT, the default for --touch once)\n"
 	"  --step SIZE     grow the mapping SIZE at a time, touching each step\n"
 	"  --progress FILE append \"time_s<TAB>bytes_touched_total\" about every 0.5 s\n"
+	"  --forks N       after the first pass, fork N children that exit at once:\n"
+	"                  each fork must copy the mapping (fork under pressure)\n"
 	"Prints one line, also when stopped by SIGTERM/SIGINT:\n"
 	"  op=usemem bytes= passes= touched= seconds= mbps= majflt= minflt=\n"
+	"  and with --forks: forks= fork_failed= fork_errno=\n"
 	"Exit status: 0 done, 1 runtime error, 2 bad usage.\n";
 
 static bool parse_hold(const char *s, double *out)
@@ -62,13 +65,14 @@ struct um_parse_state {
 	const char *size_arg, *step_arg;	/* as typed, for messages */
 };
 
-#define UM_OPTIONS "--touch --passes --hold --step --seed --progress --help"
+#define UM_OPTIONS "--touch --passes --hold --step --seed --progress --forks --help"
 #define UM_UNKNOWN "unknown option '%s' (valid: " UM_OPTIONS ")"
 
 static bool known_option(const char *name)
 {
 	static const char *const names[] = {
 		"--touch", "--passes", "--hold", "--step", "--seed", "--progress",
+		"--forks",
 	};
 	size_t i;
 
@@ -119,6 +123,12 @@ static bool apply_opt(const char *name, const char *val, struct um_opts *o,
 		if (!rl_parse_u64(val, &o->seed)) {
 			snprintf(err, errlen,
 				 "bad --seed '%s' (valid: unsigned 64-bit integer)", val);
+			return false;
+		}
+	} else if (!strcmp(name, "--forks")) {
+		if (!rl_parse_u64(val, &o->forks) || o->forks > 1000000) {
+			snprintf(err, errlen,
+				 "bad --forks '%s' (valid: 0 to 1000000)", val);
 			return false;
 		}
 	} else if (!strcmp(name, "--progress")) {
@@ -319,10 +329,16 @@ int um_format_result(char *buf, size_t len, const struct um_result *r)
 {
 	double mbps = r->seconds > 0 ? (double)r->touched / r->seconds / 1e6 : 0;
 
-	return snprintf(buf, len,
-			"op=usemem bytes=%" PRIu64 " passes=%" PRIu64
-			" touched=%" PRIu64 " seconds=%.3f mbps=%.2f"
-			" majflt=%ld minflt=%ld",
-			r->bytes, r->passes, r->touched, r->seconds, mbps,
-			r->majflt, r->minflt);
+	int n = snprintf(buf, len,
+			 "op=usemem bytes=%" PRIu64 " passes=%" PRIu64
+			 " touched=%" PRIu64 " seconds=%.3f mbps=%.2f"
+			 " majflt=%ld minflt=%ld",
+			 r->bytes, r->passes, r->touched, r->seconds, mbps,
+			 r->majflt, r->minflt);
+
+	if (r->forks && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n,
+			      " forks=%" PRIu64 " fork_failed=%" PRIu64,
+			      r->forks, r->fork_failed);
+	return n;
 }

@@ -29,6 +29,7 @@ struct um_opts {
 	double hold;		/* seconds, or UM_HOLD_FOREVER */
 	uint64_t seed;
 	const char *progress;	/* NULL = no progress file */
+	uint64_t forks;		/* children forked after the first pass */
 };
 
 enum um_parse_ret {
@@ -99,6 +100,8 @@ struct um_result {
 	double seconds;		/* allocate + touch, hold excluded */
 	long majflt;
 	long minflt;
+	uint64_t forks;		/* forks tried (--forks) */
+	uint64_t fork_failed;	/* of which fork() failed */
 };
 
 /* Format the result line (no newline); returns snprintf's value. */

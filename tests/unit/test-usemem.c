@@ -262,4 +262,23 @@ TEST(test_format_result)
 	r.seconds = 0;
 	um_format_result(line, sizeof(line), &r);
 	CHECK(strstr(line, " mbps=0.00 ") != NULL);
+	r.forks = 20;
+	r.fork_failed = 19;
+	um_format_result(line, sizeof(line), &r);
+	CHECK(strstr(line, " minflt=512 forks=20 fork_failed=19") != NULL);
+}
+
+TEST(test_args_forks)
+{
+	struct um_opts o;
+	char err[256];
+	char *ok[] = { "rl-usemem", "64M", "--forks", "20", NULL };
+	char *bad[] = { "rl-usemem", "64M", "--forks", "-1", NULL };
+	char *big[] = { "rl-usemem", "64M", "--forks=1000001", NULL };
+
+	CHECK_EQ_INT(um_parse_args(4, ok, &o, err, sizeof(err)), UM_PARSE_OK);
+	CHECK_EQ_INT(o.forks, 20);
+	CHECK_EQ_INT(um_parse_args(4, bad, &o, err, sizeof(err)), UM_PARSE_ERR);
+	CHECK(strstr(err, "bad --forks '-1' (valid: 0 to 1000000)") != NULL);
+	CHECK_EQ_INT(um_parse_args(3, big, &o, err, sizeof(err)), UM_PARSE_ERR);
 }
