@@ -3,10 +3,11 @@
 #   gdb -x scripts/gdb/reclaimlab.gdb --args build/kernel/normal/linux ...
 #
 # scripts/gdb.sh loads this for you (start, attach and batch modes).  It
-# sets up UML's signals and forks, then loads scripts/gdb/reclaimlab.py,
-# which loads the kernel's lx- helpers, points the source path at the
-# patched tree (build/src/linux) and adds the lab commands:
-# rl-break-reclaim-wait, rl-folio-flags, rl-bdi-works (see rl-help).
+# sets up UML's signals and forks, then loads the Python package
+# scripts/gdb/reclaimlab/ (its loader module), which loads the kernel's lx-
+# helpers, points the source path at the patched tree (build/src/linux)
+# and adds the lab commands: rl-break-reclaim-wait, rl-folio-flags,
+# rl-bdi-works (see rl-help).
 
 # --- UML's own signals -----------------------------------------------------
 # UML runs on host signals: SIGSEGV is its page fault, SIGALRM/SIGVTALRM
@@ -51,15 +52,15 @@ if not _rl_dir:
     _rl_k = gdb.current_progspace().filename or ""
     _rl_top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(_rl_k))))) if _rl_k else ""
     _rl_dir = os.path.join(_rl_top, "scripts", "gdb") if _rl_top else ""
-if os.path.exists(os.path.join(_rl_dir, "reclaimlab.py")):
+if os.path.exists(os.path.join(_rl_dir, "reclaimlab", "loader.py")):
     import sys
     sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     if _rl_dir not in sys.path:
         sys.path.insert(0, _rl_dir)
-    if "reclaimlab" in sys.modules:
+    if "reclaimlab.loader" in sys.modules:
         gdb.write("reclaimlab: helpers already loaded\n")
     else:
-        import reclaimlab
+        import reclaimlab.loader
 else:
-    gdb.write("reclaimlab: %s/reclaimlab.py not found; set RL_GDB_DIR to reclaimlab's scripts/gdb\n" % _rl_dir)
+    gdb.write("reclaimlab: %s/reclaimlab/loader.py not found; set RL_GDB_DIR to reclaimlab's scripts/gdb\n" % _rl_dir)
 end
