@@ -78,11 +78,10 @@ ops_part() {
 
 # scenario_run CLOCK CPU LABEL: one memcg-dd run; prints its headline
 scenario_run() {
-	local clock=$1 cpu=$2 label=$3 run=$work/scn-$1-$3 job=$work/job.sh
-	scenario_job memcg-dd ext4 patched "" >"$job"
+	local clock=$1 cpu=$2 label=$3 run=$work/scn-$1-$3
 	"$RL_TOP/scripts/run.sh" --out "$run" --time-travel="$clock" --cpu "$cpu" --mem 1G \
-		--timeout 900 --disk ext4:hdd --job "$job" >/dev/null 2>&1 || true
-	"$RL_TOP/scripts/summarize-run.sh" "$run" memcg-dd ext4 hdd patched 1 ||
+		--timeout 900 --disk ext4:hdd --scenario memcg-dd >/dev/null 2>&1 || true
+	"$RL_TOP/scripts/summarize-run.sh" "$run" ||
 		die "could not summarize $run"
 	awk -F'\t' -v clock="$clock" -v label="$label" '
 		{ v[$7] = $8 }
@@ -91,7 +90,7 @@ scenario_run() {
 				v["tool.v1-writer1.mbps"], v["tool.v1-writer2.mbps"],
 				(v["waits.events"] == "" ? 0 : v["waits.events"]),
 				v["run.simulated_seconds"], v["run.wall_seconds"]
-		}' "$run/summary.tsv"
+		}' "$run/$RL_DERIVED/summary.tsv"
 }
 
 scenario_part() {

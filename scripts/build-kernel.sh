@@ -163,4 +163,6 @@ make -C "$RL_KSRC" ARCH=um O="$RL_KOUT" -j"$jobs" \
 	die "kernel build failed; full log: $RL_KOUT/build.log"
 }
 grep -E ' warning: ' "$RL_KOUT/build.log" >&2 || true
+# which series this kernel was built from, for the run folders (run.conf)
+cp "$RL_KSRC/.git/reclaimlab-series-applied" "$RL_KOUT/reclaimlab-series"
 note "kernel ready: $RL_KERNEL ($(cat "$RL_KOUT/include/config/kernel.release"))"

@@ -216,22 +216,19 @@ finished() {
 }
 
 start_run() { # NAME
-	local name=$1 s f m dir prof runmem runtimeout job
+	local name=$1 s f m dir kv opts=()
 	IFS=. read -r s f m _ <<<"$name"
 	dir=$matrix/runs/$name
 	if [ -e "$dir" ]; then
 		# keep what an interrupted attempt left, out of the way
 		mv "$dir" "$dir.interrupted.$(date +%s)"
 	fi
-	prof=$(run_profile "$s")
-	runmem=${mem:-$(scn "$s" mem)}
-	runtimeout=${timeout:-$(scn "$s" timeout)}
-	job=$matrix/job.$name.sh
-	scenario_job "$s" "$f" "$m" "${sets# }" >"$job"
-	local swap_opt=()
-	local swap
-	swap=$(scn "$s" swap)
-	[ -z "$swap" ] || swap_opt=(--swap="$swap")
+	# the scenario's own settings unless the matrix gives them
+	[ -z "$mem" ] || opts+=(--mem "$mem")
+	[ -z "$timeout" ] || opts+=(--timeout "$timeout")
+	for kv in $sets; do
+		opts+=(--set "$kv")
+	done
 	# run.sh itself is the job, so a signal reaches it and it stops its guest
 	# each guest on a host CPU of its own while there are enough
 	local c=0
@@ -240,27 +237,22 @@ start_run() { # NAME
 	done
 	# under the cpu clock a run repeats exactly for one seed: repeat r
 	# uses seed r, so repeats sample the kernel's random choices
-	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel="$clock" --seed "${name##*.r}" --cpu "$c" --mem "${runmem:-512M}" \
-		--timeout "${runtimeout:-600}" --disk "$f:$prof" "${swap_opt[@]}" \
-		--job "$job" >/dev/null 2>"$matrix/$name.err" &
+	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel="$clock" --seed "${name##*.r}" --cpu "$c" \
+		--scenario "$s" --mode "$m" --repeat-number "${name##*.r}" --disk "$f${profile:+:$profile}" \
+		"${opts[@]}" >/dev/null 2>"$matrix/$name.err" &
 	running[$!]=$name
 	cpu_of[$!]=$c
 }
 
 # summarize NAME: the run's summary rows
 summarize() {
-	local name=$1 s f m
-	IFS=. read -r s f m _ <<<"$name"
-	"$RL_TOP/scripts/summarize-run.sh" "$matrix/runs/$name" "$s" "$f" \
-		"$(run_profile "$s")" "$m" "${name##*.r}" ||
-		note "could not summarize $name"
+	"$RL_TOP/scripts/summarize-run.sh" "$matrix/runs/$1" || note "could not summarize $1"
 }
 
 # Collect a run once its guest is gone: summary rows, progress line.
 reap() { # PID
 	local name=${running[$1]}
 	unset "running[$1]" "cpu_of[$1]"
-	rm -f "$matrix/job.$name.sh"
 	done_count=$((done_count + 1))
 	summarize "$name"
 	note "finished $name: $(head -1 "$matrix/runs/$name/status" 2>/dev/null)"
@@ -292,7 +284,7 @@ skipped=0
 for name in "${run_names[@]}"; do
 	if finished "$matrix/runs/$name"; then
 		# finished, but its runner was killed before it summarized it
-		[ -f "$matrix/runs/$name/summary.tsv" ] || summarize "$name"
+		[ -f "$matrix/runs/$name/$RL_DERIVED/summary.tsv" ] || summarize "$name"
 		skipped=$((skipped + 1))
 		done_count=$((done_count + 1))
 		continue

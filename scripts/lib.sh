@@ -13,6 +13,9 @@ RL_HOST_TOOLS=$RL_BUILD/host-tools
 RL_SPLATS=$RL_HOST_TOOLS/rl-splats
 RL_IMAGES=$RL_BUILD/images
 RL_RESULTS=${RL_RESULTS:-$RL_TOP/results}
+# the subfolder of a run folder for what the host derived from the raw
+# files (splats, summary rows, histograms); raw files stay as written
+RL_DERIVED=derived
 RL_FLAVORS="normal debug"
 RL_KERNEL_TARBALL=${RL_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/reclaimlab/ccache}

@@ -64,14 +64,14 @@ for d in "${rundirs[@]}"; do
 	IFS=. read -r s f m r <<<"$name"
 	st=$(head -1 "$d/status")
 	st=${st:-unknown}
-	[ -f "$d/summary.tsv" ] || [ "$st" != ok ] || st="ok-but-unsummarized"
+	[ -f "$d/$RL_DERIVED/summary.tsv" ] || [ "$st" != ok ] || st="ok-but-unsummarized"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$s" "$f" "$m" "${r#r}" "$st"
 	# the status file decides, also for rl-aggregate: its run.status row
 	# is replaced by the status file's first line
-	[ ! -f "$d/summary.tsv" ] || awk -F'\t' -v OFS='\t' -v st="$st" '
+	[ ! -f "$d/$RL_DERIVED/summary.tsv" ] || awk -F'\t' -v OFS='\t' -v st="$st" '
 		NR == 1 { p = $1 OFS $2 OFS $3 OFS $4 OFS $5 OFS $6 }
 		$7 != "run.status" { print }
-		END { if (p != "") print p, "run.status", st }' "$d/summary.tsv" >>"$tmp/all.tsv"
+		END { if (p != "") print p, "run.status", st }' "$d/$RL_DERIVED/summary.tsv" >>"$tmp/all.tsv"
 done >"$tmp/runs.tsv"
 touch "$tmp/all.tsv"
 rundir() { echo "$matrix/runs/$1"; }
@@ -115,7 +115,7 @@ has_runs() { # SCENARIO FS MODE: any run at all, ok or not
 	awk -F'\t' -v s="$1" -v f="$2" -v m="$3" '$2 == s && $3 == f && $4 == m { found = 1 } END { exit !found }' "$tmp/runs.tsv"
 }
 run_metric() { # RUN METRIC: its value in the run's summary.tsv
-	awk -F'\t' -v m="$2" '$7 == m { v = $8 } END { print v }' "$(rundir "$1")/summary.tsv" 2>/dev/null
+	awk -F'\t' -v m="$2" '$7 == m { v = $8 } END { print v }' "$(rundir "$1")/$RL_DERIVED/summary.tsv" 2>/dev/null
 }
 
 # --- numbers from rl-aggregate --------------------------------------------
@@ -274,7 +274,7 @@ plot_hist() {
 	for f in $all_fs; do
 		files=()
 		for r in $(ok_runs "$s" "$f" "$m"); do
-			[ -s "$(rundir "$r")/waits-hist.tsv" ] && files+=("$(rundir "$r")/waits-hist.tsv")
+			[ -s "$(rundir "$r")/$RL_DERIVED/waits-hist.tsv" ] && files+=("$(rundir "$r")/$RL_DERIVED/waits-hist.tsv")
 		done
 		[ ${#files[@]} -gt 0 ] || continue
 		awk -F'\t' -v f="$f" '
@@ -327,9 +327,9 @@ plot_cdf() {
 		: >"$tmp/cdf.$s.$m.$f.samples"
 		for r in $(ok_runs "$s" "$f" "$m"); do
 			n=$(run_metric "$r" waits.events)
-			if [ -z "$n" ] || [ ! -s "$(rundir "$r")/waits-cdf.tsv" ]; then continue; fi
+			if [ -z "$n" ] || [ ! -s "$(rundir "$r")/$RL_DERIVED/waits-cdf.tsv" ]; then continue; fi
 			awk -F'\t' -v n="$n" 'FNR > 1 { c = int(($2 - p) * n + 0.5); p = $2; if (c > 0) print $1 "\t" c }' \
-				"$(rundir "$r")/waits-cdf.tsv" >>"$tmp/cdf.$s.$m.$f.samples"
+				"$(rundir "$r")/$RL_DERIVED/waits-cdf.tsv" >>"$tmp/cdf.$s.$m.$f.samples"
 		done
 		[ -s "$tmp/cdf.$s.$m.$f.samples" ] || continue
 		sort -n "$tmp/cdf.$s.$m.$f.samples" | awk -F'\t' '
@@ -543,11 +543,12 @@ all_absent_modes=${all_absent_modes# }
 		# setup, from the first run of the scenario
 		first=$(awk -F'\t' -v s="$s" '$2 == s { print $1; exit }' "$tmp/runs.tsv")
 		d=$(rundir "$first")
-		mem=$(sed -n 's/^mem=//p' "$d/run.conf" 2>/dev/null)
-		tmo=$(sed -n 's/^timeout=//p' "$d/run.conf" 2>/dev/null)
-		model=$(grep -o 'ubd.model=[^ ]*' "$d/cmdline" 2>/dev/null | head -1 | sed 's/^ubd.model=[0-9]*,//')
-		prof=$(echo "$model" | sed -n 's/^name=\([^,]*\).*/\1/p')
-		model=$(echo "${model#name="$prof",}" | tr ',' ' ')
+		mem=$(conf_value "$d/run.conf" mem)
+		tmo=$(conf_value "$d/run.conf" timeout)
+		prof=$(conf_value "$d/run.conf" profile)
+		model=$(conf_value "$d/run.conf" profile_values)
+		model=${model#name=*,}
+		model=${model//,/ }
 		echo "**Setup:** guest memory ${mem:-?}, timeout ${tmo:-?} s; device profile **${prof:-?}**" \
 			"(${model:-?}; bandwidths in kB/s, times in µs)."
 		echo

@@ -4,15 +4,19 @@
 # folder; the guest writes there through hostfs.
 #
 # Run folder:
-#   run.conf      settings of this run (key=value)
+#   run.conf      what this run is and its settings (key=value): scenario,
+#                 fs, profile and its values, mode and its knobs, repeat,
+#                 parameters, clock, kernel release and series
 #   cmdline       the kernel command line
 #   job.env job.sh what the guest init sources and runs
 #   console.log   everything the kernel and the guest printed
 #   guest.log     the job's own output (also in console.log)
 #   exit-status   the job's exit status, written by the guest
-#   splats        one "KIND: TITLE" line per kernel splat in console.log
-#                 (oops, bug, warning, kasan, lockdep, hung_task, panic, ...)
-#   splats.txt    the whole report of each splat, if there were any
+#   derived/      what the host derived from the raw files (collect-run.sh,
+#                 summarize-run.sh): splats (one "KIND: TITLE" line per kernel
+#                 splat in console.log: oops, bug, warning, kasan, lockdep,
+#                 hung_task, panic, ...), splats.txt (each whole report),
+#                 summary.tsv, waits-hist.tsv, waits-cdf.tsv
 #   status        written last: "ok", "failed", "hung", "crashed",
 #                 "splat" or "interrupted", then key=value facts
 set -eu
@@ -22,6 +26,12 @@ set -eu
 usage() {
 	cat <<USAGE
 usage: scripts/run.sh [options] [--] [guest command...]
+  --scenario NAME      run scenario NAME (scripts/compare.sh --list) on the
+                       first --disk; its settings give --mem, --timeout, that
+                       disk's profile and the swap, unless they are given
+  --mode NAME          the scenario's mode: $RL_MODES (default patched)
+  --set KEY=VALUE      a scenario parameter, type-checked; repeatable
+  --repeat-number R    which repeat of a matrix this run is (run.conf; default 1)
   --disk FS[:PROFILE]  attach FS (one of: $RL_FILESYSTEMS) through a private
                        copy-on-write overlay, mounted at /mnt/FS; repeatable.
                        PROFILE is the emulated device: $RL_PROFILES
@@ -67,16 +77,25 @@ wrap=""
 tt_cpu=""
 cpu=auto
 seed=1
+scenario=""
+mode=patched
+sets=""
+repeat_number=1
+given=""
 
 need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
 
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--scenario) need_arg "$@"; scenario=$2; shift 2 ;;
+	--mode) need_arg "$@"; mode=$2; shift 2 ;;
+	--set) need_arg "$@"; sets="$sets $2"; shift 2 ;;
+	--repeat-number) need_arg "$@"; repeat_number=$2; shift 2 ;;
 	--disk) need_arg "$@"; disks="$disks $2"; shift 2 ;;
-	--swap) swap=1; shift ;;
-	--swap=*) swap=1; swap_profile=${1#--swap=}; shift ;;
-	--mem) need_arg "$@"; mem=$2; shift 2 ;;
-	--timeout) need_arg "$@"; timeout=$2; shift 2 ;;
+	--swap) swap=1; given="$given swap"; shift ;;
+	--swap=*) swap=1; swap_profile=${1#--swap=}; given="$given swap"; shift ;;
+	--mem) need_arg "$@"; mem=$2; given="$given mem"; shift 2 ;;
+	--timeout) need_arg "$@"; timeout=$2; given="$given timeout"; shift 2 ;;
 	--out) need_arg "$@"; out=$2; shift 2 ;;
 	--time-travel) time_travel=basic; shift ;;
 	--time-travel=inf-cpu) time_travel=inf-cpu; shift ;;
@@ -93,12 +112,40 @@ while [ $# -gt 0 ]; do
 	--wrap) need_arg "$@"; wrap=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
-	-*) die "unknown option '$1' (valid: --disk --swap --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --wrap --help)" ;;
+	-*) die "unknown option '$1' (valid: --scenario --mode --set --repeat-number --disk --swap --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --wrap --help)" ;;
 	*) break ;;
 	esac
 done
 
 # --- validate everything before anything starts ---
+if [ -n "$scenario" ]; then
+	word_in "$scenario" "$(rl_scenarios)" || die "unknown scenario '$scenario' (valid: $(rl_scenarios))"
+	word_in "$mode" "$RL_MODES" || die "unknown mode '$mode' (valid: $RL_MODES)"
+	[[ "$repeat_number" =~ ^[1-9][0-9]{0,5}$ ]] || die "bad --repeat-number '$repeat_number' (valid: 1 to 999999)"
+	[ -n "$disks" ] || die "--scenario $scenario needs a --disk for its filesystem"
+	{ [ -z "$job_file" ] && [ $# -eq 0 ]; } || die "give either --scenario or a job, not both"
+	for kv in $sets; do
+		[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*=[$RL_SET_VALUE_CHARS]+$ ]] ||
+			die "bad --set '$kv' (valid: KEY=VALUE, the value of letters, digits and . _ : + , / -)"
+	done
+	# shellcheck disable=SC2086 # KEY=VALUE words
+	scenario_data=$(scenario_info "$scenario" $sets) || exit 1
+	# the scenario's settings where no option gave them
+	word_in mem "$given" || mem=$(info_value "$scenario_data" mem)
+	word_in timeout "$given" || timeout=$(info_value "$scenario_data" timeout)
+	mem=${mem:-512M} timeout=${timeout:-600}
+	if ! word_in swap "$given" && [ -n "$(info_value "$scenario_data" swap)" ]; then
+		swap=1 swap_profile=$(info_value "$scenario_data" swap)
+	fi
+	first=${disks# }
+	first=${first%% *}
+	if [ "${first%%:*}" = "$first" ]; then
+		scn_profile=$(info_value "$scenario_data" profile)
+		disks=" $first:${scn_profile:-host}${disks# "$first"}"
+	fi
+elif [ "$mode$sets$repeat_number" != patched1 ]; then
+	die "--mode, --set and --repeat-number belong to --scenario"
+fi
 [ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
 [ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
 [ -x "$RL_SPLATS" ] || die "$RL_SPLATS not found; build it with 'make rootfs'"
@@ -266,7 +313,11 @@ args="$args$extra_args"
 	echo "RL_SWAP='$guest_swap'"
 	echo "RL_RUN_ID='$run_id'"
 } >"$out/job.env"
-if [ -n "$job_file" ]; then
+if [ -n "$scenario" ]; then
+	first=${disks# }
+	first=${first%% *}
+	scenario_job "$scenario" "${first%%:*}" "$mode" "${sets# }" >"$out/job.sh"
+elif [ -n "$job_file" ]; then
 	cp "$job_file" "$out/job.sh"
 elif [ $# -gt 0 ]; then
 	printf '%s\n' "$*" >"$out/job.sh"
@@ -289,6 +340,23 @@ echo "$args" >"$out/cmdline"
 	echo "umid=rl-$run_id"
 	echo "wrap=$wrap"
 	echo "started=$(date -Is)"
+	# what the run is, so that later stages need nothing but this folder
+	echo "kernel_release=$(cat "$(dirname "$kernel")/include/config/kernel.release" 2>/dev/null)"
+	echo "series=$(cat "$(dirname "$kernel")/reclaimlab-series" 2>/dev/null)"
+	echo "clock=${time_travel/#0/host}"
+	echo "scenario=$scenario"
+	if [ -n "$scenario" ]; then
+		first=${models# }
+		first=${first%% *}
+		echo "fs=$(cut -d: -f2 <<<"$first")"
+		echo "profile=$(cut -d: -f3 <<<"$first")"
+		echo "profile_values=$(disk_model "$(cut -d: -f3 <<<"$first")")"
+		echo "mode=$mode"
+		echo "knobs=$(mode_knobs "$mode")"
+		echo "repeat=$repeat_number"
+		echo "params=$(info_value "$scenario_data" params)"
+		echo "sets=$(info_value "$scenario_data" set)"
+	fi
 } >"$out/run.conf"
 printf 'running\nrun=%s\n' "$run_id" >"$out/status"
 
@@ -315,68 +383,7 @@ else
 fi
 wall=$(echo "$(date +%s.%N) - $start" | bc)
 
-# --- evaluate: the job's status file, then the console ---
-# splats: "KIND: TITLE" a line; splats.txt: each whole report
-"$RL_SPLATS" --excerpts "$out/splats.txt" "$out/console.log" >"$out/splats" 2>"$out/splats.err" ||
-	note "could not scan the console log for kernel splats: $(cat "$out/splats.err")"
-[ -s "$out/splats.err" ] || rm -f "$out/splats.err"
-[ -s "$out/splats.txt" ] || rm -f "$out/splats.txt"
-oom_kills=$(grep -c 'Out of memory\|oom-kill:' "$out/console.log" 2>/dev/null || true)
+# --- collect: splats and the status, from what the guest left ---
 rc=0
-if [ "$status" = hung ]; then
-	rc=124
-elif [ -f "$out/exit-status" ]; then
-	rc=$(cat "$out/exit-status")
-	[[ "$rc" =~ ^[0-9]+$ ]] || rc=125
-	if grep -q 'ubd: bad ubd.model=' "$out/console.log"; then
-		# a disk without its model would run at host speed
-		status=failed
-		[ "$rc" != 0 ] || rc=1
-	elif [ -s "$out/splats" ]; then
-		status=splat
-		[ "$rc" != 0 ] || rc=1
-	elif [ "$rc" = 0 ]; then
-		status=ok
-	else
-		status=failed
-	fi
-else
-	status=crashed
-	rc=125
-fi
-# A host disk that filled up during the run: say so, the results are cut.
-disk_full=0
-[ "$(avail_bytes "$out")" -ge $((1 << 20)) ] || disk_full=1
-if ! {
-	echo "$status"
-	echo "run=$run_id"
-	echo "exit_status=$rc"
-	echo "wall_seconds=$wall"
-	echo "simulated_seconds=$(cat "$out/guest-uptime" 2>/dev/null || echo unknown)"
-	echo "clock=${time_travel/#0/host}"
-	# host timer ticks that moved a stalled cpu clock (patch 0011): a run
-	# with any is not a function of its inputs alone
-	[ "$time_travel" != cpu ] ||
-		echo "clock_stalled_ticks=$(sed -n 's/^stalled_ticks \([0-9]\{1,18\}\)$/\1/p' "$out/time-travel-cpu" 2>/dev/null | grep . || echo unknown)"
-	echo "splats=$(wc -l <"$out/splats")"
-	echo "splat_kinds=$(cut -d: -f1 "$out/splats" | sort | uniq -c | awk '{ printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $1 }')"
-	echo "oom_kills=${oom_kills:-0}"
-	# the guest's own words, read as data: first line, printable, bounded
-	[ ! -s "$out/failure-reason" ] ||
-		echo "reason=$(head -1 "$out/failure-reason" | tr -cd 'A-Za-z0-9 ._:=/,()+-' | cut -c1-200)"
-	[ "$disk_full" = 0 ] || echo "host_disk_full=1"
-} >"$out/status.tmp" 2>/dev/null || ! mv "$out/status.tmp" "$out/status"; then
-	[ "$disk_full" = 1 ] || die "cannot write $out/status"
-	die "host disk full: the filesystem of '$out' has no space left; this run ($status) is incomplete and its status file could not be written"
-fi
-[ "$disk_full" = 0 ] ||
-	note "host disk full: the filesystem of '$out' ran out of space during the run; its results are incomplete"
-first_splat=$(head -1 "$out/splats" 2>/dev/null || true)
-case "$status" in
-ok) ;;
-hung) note "guest hung: killed after ${timeout}s; console log: $out/console.log" ;;
-crashed) note "guest stopped without reporting a result; console log: $out/console.log${first_splat:+; first splat: $first_splat}" ;;
-splat) note "kernel reported problems (see $out/splats.txt): $first_splat" ;;
-failed) note "guest command failed with status $rc; output: $out/guest.log" ;;
-esac
+"$RL_TOP/scripts/collect-run.sh" "$out" "$wall" "${status:-ended}" || rc=$?
 exit "$rc"

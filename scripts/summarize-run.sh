@@ -1,20 +1,29 @@
 #!/bin/bash
-# Collect one run folder's raw data into summary.tsv, one row per metric:
+# Collect one run folder's raw data into derived/summary.tsv, one row per
+# metric:
 #   run scenario fs profile mode repeat metric value
-# Reads only what the run wrote; can be run again at any time.
-#   scripts/summarize-run.sh RUNDIR SCENARIO FS PROFILE MODE REPEAT
+# What the run is comes from its run.conf; reads only what the run wrote
+# and can be run again at any time.
+#   scripts/summarize-run.sh RUNDIR
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 6 ] || die "usage: scripts/summarize-run.sh RUNDIR SCENARIO FS PROFILE MODE REPEAT"
+[ $# -eq 1 ] || die "usage: scripts/summarize-run.sh RUNDIR"
 dir=$1
 [ -f "$dir/status" ] || die "'$dir' is not a run folder (no status file)"
+[ -n "$(conf_value "$dir/run.conf" scenario)" ] ||
+	die "'$dir' did not run a scenario (its run.conf names none: run.sh --scenario)"
 TRACESTAT=$RL_HOST_TOOLS/rl-tracestat
 [ -x "$TRACESTAT" ] || die "$TRACESTAT missing; run make host-tools"
-prefix="${dir##*/}	$2	$3	$4	$5	$6"
+prefix="${dir##*/}"
+for key in scenario fs profile mode repeat; do
+	prefix="$prefix	$(conf_value "$dir/run.conf" "$key")"
+done
+derived=$dir/$RL_DERIVED
+mkdir -p "$derived"
 # a summary that fails half-way leaves nothing behind
-trap 'rm -f "$dir/summary.tsv.tmp"' EXIT
+trap 'rm -f "$derived/summary.tsv.tmp"' EXIT
 
 rows() { # METRIC-PREFIX: "key value" lines on stdin
 	awk -v p="$prefix" -v m="$1" 'NF >= 2 && $2 ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ { print p "\t" m $1 "\t" $2 }'
@@ -22,17 +31,17 @@ rows() { # METRIC-PREFIX: "key value" lines on stdin
 
 {
 	# how the run went
-	sed -n '2,$p' "$dir/status" | tr '=' ' ' | grep -v '^run ' | rows "run."
+	sed -n '2,$p' "$dir/status" | tr '=' ' ' | grep -v '^run \|^oom_kills ' | rows "run."
 	head -1 "$dir/status" | awk -v p="$prefix" '{ print p "\trun.status\t" $1 }'
-	[ -f "$dir/dmesg.txt" ] &&
-		echo "oom_kills $(grep -c 'Killed process' "$dir/dmesg.txt")" | rows "workload."
+	# one count of OOM kills, the status file's (console log)
+	grep '^oom_kills ' <(tr '=' ' ' <"$dir/status") | rows "workload."
 	# reclaim waits: all of them, and those of each task name
 	if [ -f "$dir/trace.txt" ]; then
 		dur=""
 		[ -f "$dir/workload-seconds" ] &&
 			dur=$(awk '{ printf "%.3f", $2 - $1 }' "$dir/workload-seconds")
 		"$TRACESTAT" --tsv ${dur:+--duration "$dur"} "$dir/trace.txt" | grep -v '^task\.' | rows "waits."
-		"$TRACESTAT" --hist "$dir/waits-hist.tsv" --cdf "$dir/waits-cdf.tsv" \
+		"$TRACESTAT" --hist "$derived/waits-hist.tsv" --cdf "$derived/waits-cdf.tsv" \
 			${dur:+--duration "$dur"} "$dir/trace.txt" >/dev/null
 		sed -n 's/^ *\(.*\)-[0-9]\{1,\} *\[.*mm_vmscan_reclaim_wait.*/\1/p' "$dir/trace.txt" |
 			sort -u | while read -r comm; do
@@ -64,5 +73,5 @@ rows() { # METRIC-PREFIX: "key value" lines on stdin
 	done
 	# knobs in effect (1/0, or absent)
 	[ -f "$dir/knobs" ] && awk -F= -v p="$prefix" '{ print p "\tknob." $1 "\t" $2 }' "$dir/knobs"
-} >"$dir/summary.tsv.tmp"
-mv "$dir/summary.tsv.tmp" "$dir/summary.tsv"
+} >"$derived/summary.tsv.tmp"
+mv "$derived/summary.tsv.tmp" "$derived/summary.tsv"

@@ -13,19 +13,18 @@ t_kernel_runs_hz_1000() {
 # memcg_dd_cpu_clock RUNDIR [CPU]: memcg-dd, small, under the cpu clock
 memcg_dd_cpu_clock() {
 	local run=$1 cpu=${2:-auto}
-	scenario_job memcg-dd ext4 patched "WRITE_SIZE=24M MEMCG_VERSION=v1" >"$run.job"
 	"$RL_TOP/scripts/run.sh" --out "$run" --time-travel=cpu --cpu "$cpu" --mem 1G \
-		--timeout 600 --disk ext4:hdd --job "$run.job" >/dev/null ||
+		--timeout 600 --disk ext4:hdd --scenario memcg-dd --set WRITE_SIZE=24M --set MEMCG_VERSION=v1 >/dev/null ||
 		fail "memcg-dd under the cpu clock failed: $(head -1 "$run/status")"
 	grep -q '^clock_stalled_ticks=0$' "$run/status" ||
 		fail "the cpu clock stalled: $(grep '^clock_stalled_ticks=' "$run/status")"
-	"$RL_TOP/scripts/summarize-run.sh" "$run" memcg-dd ext4 hdd patched 1
+	"$RL_TOP/scripts/summarize-run.sh" "$run"
 }
 
 # headline RUNDIR: the figures that must not move with the host's load
 headline() {
 	awk -F'\t' '$7 ~ /^tool\.v1-writer[12]\.(mbps|seconds)$|^waits\.events$|^run\.simulated_seconds$|^counter\.nr_reclaim_wait_dirty$/ { print $7, $8 }' \
-		"$1/summary.tsv" | sort
+		"$1/$RL_DERIVED/summary.tsv" | sort
 }
 
 t_cpu_clock_ignores_host_load() {

@@ -94,7 +94,7 @@ umount_left_no_busy_inodes() {
 	[ "$c" -gt 0 ] || fail "no umount met a pageout work (none cancelled or skipped)"
 	# the kernel's messages are on the console, not in the job's output
 	! grep -i 'busy inodes' "$run/console.log" || fail "inodes outlived their umount"
-	[ ! -s "$run/splats" ] || fail "splats: $(head -3 "$run/splats")"
+	[ ! -s "$run/$RL_DERIVED/splats" ] || fail "splats: $(head -3 "$run/$RL_DERIVED/splats")"
 }
 
 t_umount_drains_pageout_works() {

@@ -154,7 +154,7 @@ t_report_bad_input() {
 t_aggregate_valgrind_clean() {
 	local agg=$RL_HOST_TOOLS/rl-aggregate sums scn args
 	build_host_tools
-	sums=("$REPORT_FIXTURE"/runs/*/summary.tsv "$RL_TOP/tests/fixtures/aggregate/malformed.tsv")
+	sums=("$REPORT_FIXTURE"/runs/*/derived/summary.tsv "$RL_TOP/tests/fixtures/aggregate/malformed.tsv")
 	scn=$RL_TOP/rootfs/scenarios
 	for args in "groups --scn $scn/fs-completion.scn" "compare --by mode patched vanilla" \
 		"compare --by fs xfs ext4 --scenario fs-completion" "runs" \

@@ -24,9 +24,9 @@ t_compare_every_scenario_completes() {
 			tail -40 "$r/console.log" 2>/dev/null || true
 			fail "$(basename "$r"): $(head -1 "$r/status")"
 		fi
-		[ -s "$r/summary.tsv" ] || fail "$(basename "$r"): no summary"
-		awk -F'\t' 'NF != 8 { exit 1 }' "$r/summary.tsv" || fail "$(basename "$r"): malformed summary row"
-		grep -q $'\twaits.events\t' "$r/summary.tsv" || fail "$(basename "$r"): no waits.events"
+		[ -s "$r/$RL_DERIVED/summary.tsv" ] || fail "$(basename "$r"): no summary"
+		awk -F'\t' 'NF != 8 { exit 1 }' "$r/$RL_DERIVED/summary.tsv" || fail "$(basename "$r"): malformed summary row"
+		grep -q $'\twaits.events\t' "$r/$RL_DERIVED/summary.tsv" || fail "$(basename "$r"): no waits.events"
 	done
 	[ "$n" = $((2 * $(rl_scenarios | wc -w))) ] || fail "$n runs, expected 2 per scenario"
 }
@@ -37,8 +37,8 @@ t_compare_trace_matches_counters() {
 	m=$(compare_run)
 	for r in "$m"/runs/*; do
 		[ "$(cat "$r/trace.txt.overrun")" = 0 ] || continue
-		events=$(awk -F'\t' '$7 == "waits.events" { print $8 }' "$r/summary.tsv")
-		counted=$(awk -F'\t' '$7 ~ /^counter\.nr_(throttle_(writeback|isolated|noprogress|congested)|reclaim_wait_(dirty|writeback)|migrate_wait_writeback)$/ { s += $8 } END { print s + 0 }' "$r/summary.tsv")
+		events=$(awk -F'\t' '$7 == "waits.events" { print $8 }' "$r/$RL_DERIVED/summary.tsv")
+		counted=$(awk -F'\t' '$7 ~ /^counter\.nr_(throttle_(writeback|isolated|noprogress|congested)|reclaim_wait_(dirty|writeback)|migrate_wait_writeback)$/ { s += $8 } END { print s + 0 }' "$r/$RL_DERIVED/summary.tsv")
 		echo "$(basename "$r"): trace $events, counters $counted"
 		# every sleep counts once by reason (the class counters count dirty sleeps again)
 		[ "$events" = "$counted" ] || fail "$(basename "$r"): $events trace events but $counted counted sleeps"

@@ -68,13 +68,13 @@ t_warning_is_reported_with_excerpt() {
 	guest "$run" -- 'echo WARNING >/sys/kernel/debug/provoke-crash/DIRECT' || rc=$?
 	[ "$rc" != 0 ] || fail "a run with a WARNING in its console exited 0"
 	expect_match "$run/status" '^splat$'
-	expect_match "$run/splats" '^warning: WARNING: CPU: 0 PID: [0-9]+ at drivers/misc/lkdtm/bugs.c'
+	expect_match "$run/$RL_DERIVED/splats" '^warning: WARNING: CPU: 0 PID: [0-9]+ at drivers/misc/lkdtm/bugs.c'
 	expect_match "$run/status" '^splats=1$'
 	expect_match "$run/status" '^splat_kinds=warning:1$'
 	# the excerpt holds the backtrace through the trigger and the end marker
-	expect_match "$run/splats.txt" 'lkdtm_WARNING'
-	expect_match "$run/splats.txt" '---\[ end trace'
-	cat "$run/splats.txt"
+	expect_match "$run/$RL_DERIVED/splats.txt" 'lkdtm_WARNING'
+	expect_match "$run/$RL_DERIVED/splats.txt" '---\[ end trace'
+	cat "$run/$RL_DERIVED/splats.txt"
 }
 
 # A guest whose kernel oopses is reported as crashed, with the oops excerpt;
@@ -84,14 +84,14 @@ t_oops_is_reported_with_excerpt() {
 	guest "$run" -- 'echo BUG >/sys/kernel/debug/provoke-crash/DIRECT; echo survived' 2>"$TEST_TMP/oops.err" || rc=$?
 	cat "$TEST_TMP/oops.err"
 	[ "$rc" != 0 ] || fail "a guest that hit BUG() exited 0"
-	expect_match "$run/splats" '^bug: BUG: failure at drivers/misc/lkdtm/bugs.c:[0-9]+/lkdtm_BUG'
-	expect_match "$run/splats.txt" 'lkdtm_do_action'
+	expect_match "$run/$RL_DERIVED/splats" '^bug: BUG: failure at drivers/misc/lkdtm/bugs.c:[0-9]+/lkdtm_BUG'
+	expect_match "$run/$RL_DERIVED/splats.txt" 'lkdtm_do_action'
 	expect_match "$run/status" '^splat_kinds=bug:1$'
 	expect_match "$run/status" '^crashed$'
 	grep -q 'first splat: bug: BUG: failure at' "$TEST_TMP/oops.err" ||
 		fail "the run's message does not name the oops"
 	expect_no_uml_left oops
-	cat "$run/splats.txt"
+	cat "$run/$RL_DERIVED/splats.txt"
 }
 
 # Results folders that cannot be written are refused before a guest starts.
@@ -223,10 +223,10 @@ t_resume_summarizes_finished_runs() {
 	"$RL_TOP/scripts/compare.sh" --scenario fs-completion --fs ext4 --modes patched \
 		--set WRITE_SIZE=32M --results "$m" >"$m.log" 2>&1 || fail "matrix failed: $(tail -3 "$m.log")"
 	r=$m/runs/fs-completion.ext4.patched.r1
-	[ -s "$r/summary.tsv" ] || fail "no summary after the first pass"
-	rm "$r/summary.tsv" "$m/report.md"
+	[ -s "$r/$RL_DERIVED/summary.tsv" ] || fail "no summary after the first pass"
+	rm "$r/$RL_DERIVED/summary.tsv" "$m/report.md"
 	"$RL_TOP/scripts/compare.sh" --resume "$m" >"$m.resume.log" 2>&1 || fail "resume failed"
-	[ -s "$r/summary.tsv" ] || fail "--resume did not summarize the finished run"
+	[ -s "$r/$RL_DERIVED/summary.tsv" ] || fail "--resume did not summarize the finished run"
 	! grep -q 'ok-but-unsummarized' "$m/report.md" || fail "the report still shows an unsummarized run"
 }
 
@@ -244,7 +244,7 @@ echo 0 >/proc/sys/vm/overcommit_memory
 JOB
 	guest "$1" --job "$1.job" || fail "the guest failed: $(head -1 "$1/status"); $(grep -m1 -A8 'Kernel panic' "$1/console.log")"
 	[ "$(head -1 "$1/status")" = ok ] || fail "run is $(head -1 "$1/status")"
-	[ ! -s "$1/splats" ] || fail "splats: $(head -3 "$1/splats")"
+	[ ! -s "$1/$RL_DERIVED/splats" ] || fail "splats: $(head -3 "$1/$RL_DERIVED/splats")"
 	# every fork must have failed, or the test did not test the error path
 	expect_match "$1/guest.log" ' forks=20 fork_failed=20 fork_errno=ENOMEM$'
 }

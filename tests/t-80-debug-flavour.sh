@@ -35,9 +35,9 @@ t_debug_flavour_matrix_has_no_splats() {
 	for r in "$m"/runs/*; do
 		n=$((n + 1))
 		grep -q '^flavor=debug$' "$r/run.conf" || fail "$(basename "$r") did not run the debug kernel"
-		if [ -s "$r/splats" ]; then
-			cat "$r/splats.txt"
-			fail "$(basename "$r"): $(head -1 "$r/splats")"
+		if [ -s "$r/$RL_DERIVED/splats" ]; then
+			cat "$r/$RL_DERIVED/splats.txt"
+			fail "$(basename "$r"): $(head -1 "$r/$RL_DERIVED/splats")"
 		fi
 		[ "$(head -1 "$r/status")" = ok ] || fail "$(basename "$r"): $(head -1 "$r/status")"
 	done

@@ -21,7 +21,8 @@
 #define PROG "rl-tracestat"
 
 static const char usage_text[] =
-	"usage: " PROG " [--duration SECONDS] [--tsv] [--hist FILE] [--cdf FILE]\n"
+	"usage: " PROG " [--duration SECONDS] [--tsv] [--by-comm] [--hist FILE]\n"
+	"                    [--cdf FILE] [--series FILE --window T0,T1 [--bin S]]\n"
 	"                    [--reason R] [--task COMM] [FILE|-]\n"
 	"Statistics of page-reclaim waits (mm_vmscan_reclaim_wait and upstream\n"
 	"mm_vmscan_throttled) in an ftrace text trace.  FILE defaults to - (stdin);\n"
@@ -30,18 +31,26 @@ static const char usage_text[] =
 	"  --tsv               print key<TAB>value rows instead of text\n"
 	"  --hist FILE         write the usec_delayed histogram in ms buckets to FILE\n"
 	"  --cdf FILE          write the usec_delayed CDF to FILE\n"
+	"  --by-comm           with --tsv, also comm.NAME.{events,p50_usec,p90_usec,\n"
+	"                      full_timeout_share,stalled_ms_per_s} per task name\n"
+	"  --series FILE       write waits and usec_delayed per time bin to FILE:\n"
+	"                      start_s events usec, seconds from T0 of --window\n"
+	"  --window T0,T1      the series' span in trace time (the workload's)\n"
+	"  --bin S             the series' bin in seconds (default 0.1)\n"
 	"  --reason R          count only waits for reason R: writeback isolated\n"
 	"                      noprogress congested dirty wait_writeback migrate_writeback\n"
 	"  --task COMM         count only waits of tasks named COMM (or COMM-PID)\n"
 	"Exit status: 0 ok, 1 out of memory or write error, 2 bad usage or input.\n";
 
-#define OPTIONS_VALID "--duration SECONDS --tsv --hist FILE --cdf FILE " \
-	"--reason R --task COMM --help"
+#define OPTIONS_VALID "--duration SECONDS --tsv --by-comm --hist FILE --cdf FILE " \
+	"--series FILE --window T0,T1 --bin S --reason R --task COMM --help"
 
 struct opts {
 	double duration;
-	int tsv;
-	const char *hist, *cdf, *reason, *task, *file;
+	int tsv, by_comm;
+	const char *hist, *cdf, *reason, *task, *file, *series;
+	double t0, t1, bin;
+	int have_window;
 };
 
 static volatile sig_atomic_t stop_reading;
@@ -78,6 +87,21 @@ static double parse_duration(const char *s)
 		die_usage("bad --duration '%s' (valid: a positive number of seconds, e.g. 10 or 2.5)",
 			  s);
 	return v;
+}
+
+static void parse_window(const char *s, struct opts *o)
+{
+	char *end, *end2;
+
+	errno = 0;
+	o->t0 = strtod(s, &end);
+	if (end != s && *end == ',')
+		o->t1 = strtod(end + 1, &end2);
+	if (end == s || *end != ',' || end2 == end + 1 || *end2 || errno ||
+	    !isfinite(o->t0) || !isfinite(o->t1) || o->t1 < o->t0)
+		die_usage("bad --window '%s' (valid: T0,T1 in trace seconds with T1 >= T0, e.g. 1.5,12.25)",
+			  s);
+	o->have_window = 1;
 }
 
 static void reason_choices(char *buf, size_t size)
@@ -138,6 +162,18 @@ static int parse_option(int argc, char **argv, int i, struct opts *o)
 	} else if (!strcmp(name, "--duration")) {
 		i = take_value(argc, argv, i, name, eq, &val, "SECONDS");
 		o->duration = parse_duration(val);
+	} else if (!strcmp(name, "--by-comm")) {
+		if (eq)
+			die_usage("option '--by-comm' takes no value (valid: --by-comm)");
+		o->by_comm = 1;
+	} else if (!strcmp(name, "--series")) {
+		i = take_value(argc, argv, i, name, eq, &o->series, "FILE");
+	} else if (!strcmp(name, "--window")) {
+		i = take_value(argc, argv, i, name, eq, &val, "T0,T1");
+		parse_window(val, o);
+	} else if (!strcmp(name, "--bin")) {
+		i = take_value(argc, argv, i, name, eq, &val, "SECONDS");
+		o->bin = parse_duration(val);
 	} else if (!strcmp(name, "--hist")) {
 		i = take_value(argc, argv, i, name, eq, &o->hist, "FILE");
 	} else if (!strcmp(name, "--cdf")) {
@@ -172,6 +208,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (!o->file)
 		o->file = "-";
+	if (!o->series && (o->have_window || o->bin > 0))
+		die_usage("--window and --bin belong to --series (valid: --series FILE --window T0,T1 [--bin S])");
+	if (o->series && !o->have_window)
+		die_usage("--series needs --window T0,T1 (the span the bins cover)");
+	if (o->by_comm && !o->tsv)
+		die_usage("--by-comm adds rows to --tsv output (valid: --tsv --by-comm)");
 }
 
 /*
@@ -263,7 +305,7 @@ int main(int argc, char **argv)
 {
 	static struct tracestat ts;	/* ~40 KiB of tables: keep off the stack */
 	struct opts o = { 0 };
-	FILE *hist, *cdf;
+	FILE *hist, *cdf, *series;
 	int rc;
 
 	parse_args(argc, argv, &o);
@@ -271,8 +313,13 @@ int main(int argc, char **argv)
 	check_filters(&ts, &o);
 	if (o.duration > 0)
 		tracestat_set_duration(&ts, o.duration);
+	if (o.by_comm)
+		tracestat_by_comm(&ts);
+	if (o.series)
+		tracestat_series(&ts, o.t0, o.t1, o.bin > 0 ? o.bin : 0.1);
 	hist = open_output("--hist", o.hist);
 	cdf = open_output("--cdf", o.cdf);
+	series = open_output("--series", o.series);
 
 	rc = read_trace(&ts, o.file);
 	if (!rc) {
@@ -285,10 +332,13 @@ int main(int argc, char **argv)
 			tracestat_print_hist(hist, &ts);
 		if (cdf)
 			tracestat_print_cdf(cdf, &ts);
+		if (series)
+			tracestat_print_series(series, &ts);
 	}
 	tracestat_free(&ts);
 	if (close_output(hist != stdout ? hist : NULL, o.hist) |
 	    close_output(cdf != stdout ? cdf : NULL, o.cdf) |
+	    close_output(series != stdout ? series : NULL, o.series) |
 	    close_output(stdout, "standard output"))
 		rc = rc ? rc : 1;
 	return rc;

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 const int tracestat_pct[TRACESTAT_NPCT] = { 10, 25, 50, 75, 90, 99 };
@@ -416,6 +417,23 @@ void tracestat_set_duration(struct tracestat *ts, double seconds)
 	ts->duration_opt = seconds;
 }
 
+void tracestat_by_comm(struct tracestat *ts)
+{
+	ts->want_by_comm = 1;
+}
+
+int tracestat_series(struct tracestat *ts, double start, double end,
+		     double bin)
+{
+	if (!(bin > 0) || end < start)
+		return -1;
+	ts->want_series = 1;
+	ts->series_start = start;
+	ts->series_end = end;
+	ts->series_bin = bin;
+	return 0;
+}
+
 static void note_ts(struct tracestat *ts, double t)
 {
 	/* min/max, as trace_pipe may interleave CPUs slightly out of order */
@@ -454,6 +472,69 @@ static int add_sample(struct tracestat *ts, long usec)
 	return 0;
 }
 
+static int count_wait(struct tracestat *ts, const struct tracestat_event *ev);
+
+/* The accumulator of ev's task name, made on first sight; NULL on ENOMEM. */
+static struct tracestat *comm_of(struct tracestat *ts,
+				 const struct tracestat_event *ev)
+{
+	const char *name = ev->comm;
+	struct tracestat *c;
+	size_t i;
+
+	if (ts->ncomms >= TRACESTAT_MAX_TASKS)
+		name = TRACESTAT_OTHER_NAME;
+	for (i = 0; i < ts->ncomms; i++)
+		if (!strcmp(ts->comms[i].want_task, name))
+			return &ts->comms[i];
+	if (ts->ncomms == ts->comms_cap) {
+		size_t cap = ts->comms_cap ? ts->comms_cap * 2 : 8;
+
+		c = realloc(ts->comms, cap * sizeof(*c));
+		if (!c) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		ts->comms = c;
+		ts->comms_cap = cap;
+	}
+	c = &ts->comms[ts->ncomms++];
+	tracestat_init(c);
+	/* the name only: counted through count_wait(), no filter applies */
+	snprintf(c->want_task, sizeof(c->want_task), "%s", name);
+	c->duration_opt = ts->duration_opt;
+	return c;
+}
+
+static int count_in_bin(struct tracestat *ts, const struct tracestat_event *ev)
+{
+	double at = (ev->ts - ts->series_start) / ts->series_bin;
+	size_t b = at > 0 ? (size_t)at : 0;
+
+	if (b >= ts->nbins) {
+		size_t n = b + 64;
+		unsigned long *e = realloc(ts->series_events, n * sizeof(*e));
+		unsigned long long *u;
+
+		if (!e)
+			goto nomem;
+		ts->series_events = e;
+		u = realloc(ts->series_usec, n * sizeof(*u));
+		if (!u)
+			goto nomem;
+		ts->series_usec = u;
+		memset(e + ts->nbins, 0, (n - ts->nbins) * sizeof(*e));
+		memset(u + ts->nbins, 0, (n - ts->nbins) * sizeof(*u));
+		ts->nbins = n;
+	}
+	ts->series_events[b]++;
+	ts->series_usec[b] += ev->usec_delayed;
+	return 0;
+nomem:
+	errno = ENOMEM;
+	return -1;
+}
+
 static int count_wait(struct tracestat *ts, const struct tracestat_event *ev)
 {
 	char task[TRACESTAT_NAME_MAX];
@@ -472,6 +553,14 @@ static int count_wait(struct tracestat *ts, const struct tracestat_event *ev)
 	table_add(&ts->reasons, ev->reason, ev->usec_delayed);
 	table_add(&ts->classes, ev->cls, ev->usec_delayed);
 	table_add(&ts->tasks, task, ev->usec_delayed);
+	if (ts->want_series && count_in_bin(ts, ev) < 0)
+		return -1;
+	if (ts->want_by_comm) {
+		struct tracestat *c = comm_of(ts, ev);
+
+		if (!c || count_wait(c, ev) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -605,12 +694,32 @@ void tracestat_finish(struct tracestat *ts)
 	for (i = 0; i < n; i++)
 		ts->hist[bucket_of(ts->samples[i])]++;
 	finish_duration(ts);
+	for (i = 0; i < ts->ncomms; i++) {
+		struct tracestat *c = &ts->comms[i];
+
+		/* a task's stalled time is over the whole trace's span */
+		c->have_ts = ts->have_ts;
+		c->first_ts = ts->first_ts;
+		c->last_ts = ts->last_ts;
+		tracestat_finish(c);
+	}
 }
 
 void tracestat_free(struct tracestat *ts)
 {
+	size_t i;
+
+	for (i = 0; i < ts->ncomms; i++)
+		tracestat_free(&ts->comms[i]);
+	free(ts->comms);
+	free(ts->series_events);
+	free(ts->series_usec);
 	free(ts->samples);
+	ts->comms = NULL;
+	ts->series_events = NULL;
+	ts->series_usec = NULL;
 	ts->samples = NULL;
+	ts->ncomms = ts->comms_cap = ts->nbins = 0;
 	ts->nsamples = ts->cap = 0;
 }
 
@@ -731,9 +840,63 @@ void tracestat_print_text(FILE *f, const struct tracestat *ts,
 	print_stats(f, 0, ts);
 }
 
+static int cmp_comm(const void *a, const void *b)
+{
+	const struct tracestat *const *x = a, *const *y = b;
+
+	return strcmp((*x)->want_task, (*y)->want_task);
+}
+
+/* comm.NAME.* rows, by name: what a later stage needs of each task name */
+static void print_comms(FILE *f, const struct tracestat *ts)
+{
+	const struct tracestat **v;
+	size_t i;
+
+	if (!ts->ncomms)
+		return;
+	v = malloc(ts->ncomms * sizeof(*v));
+	if (!v)
+		return;
+	for (i = 0; i < ts->ncomms; i++)
+		v[i] = &ts->comms[i];
+	qsort(v, ts->ncomms, sizeof(*v), cmp_comm);
+	for (i = 0; i < ts->ncomms; i++) {
+		const char *n = v[i]->want_task;
+
+		fprintf(f, "comm.%s.events\t%lu\n", n, v[i]->events);
+		fprintf(f, "comm.%s.p50_usec\t%ld\n", n, v[i]->pct_usec[2]);
+		fprintf(f, "comm.%s.p90_usec\t%ld\n", n, v[i]->pct_usec[4]);
+		fprintf(f, "comm.%s.full_timeout_share\t%.4f\n", n,
+			v[i]->full_timeout_share);
+		fprintf(f, "comm.%s.stalled_ms_per_s\t%.3f\n", n,
+			v[i]->stalled_ms_per_s);
+	}
+	free(v);
+}
+
 void tracestat_print_tsv(FILE *f, const struct tracestat *ts)
 {
 	print_stats(f, 1, ts);
+	print_comms(f, ts);
+}
+
+void tracestat_print_series(FILE *f, const struct tracestat *ts)
+{
+	double span = (ts->series_end - ts->series_start) / ts->series_bin;
+	size_t b, n = span > 0 ? (size_t)ceil(span - 1e-9) : 0;
+
+	/* every bin of the window, and any wait after its end */
+	for (b = ts->nbins; b > n; b--)
+		if (ts->series_events[b - 1]) {
+			n = b;
+			break;
+		}
+	fprintf(f, "start_s\tevents\tusec\n");
+	for (b = 0; b < n; b++)
+		fprintf(f, "%.3f\t%lu\t%llu\n", b * ts->series_bin,
+			b < ts->nbins ? ts->series_events[b] : 0,
+			b < ts->nbins ? ts->series_usec[b] : 0);
 }
 
 void tracestat_print_hist(FILE *f, const struct tracestat *ts)

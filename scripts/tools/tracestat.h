@@ -110,6 +110,19 @@ struct tracestat {
 	long *samples;			/* usec_delayed, sorted by finish */
 	size_t nsamples, cap;
 
+	/*
+	 * Optional: the same statistics per task name (tracestat_by_comm()),
+	 * and waits per time bin (tracestat_series()).
+	 */
+	int want_by_comm;
+	struct tracestat *comms;	/* one accumulator per comm */
+	size_t ncomms, comms_cap;
+	int want_series;
+	double series_start, series_end, series_bin;
+	unsigned long *series_events;
+	unsigned long long *series_usec;
+	size_t nbins;
+
 	/* Filled by tracestat_finish(). */
 	long pct_usec[TRACESTAT_NPCT];
 	long max_usec;
@@ -126,6 +139,15 @@ int tracestat_filter_reason(struct tracestat *ts, const char *reason);
 /* task: a comm or "comm-pid"; -1 if empty or too long. */
 int tracestat_filter_task(struct tracestat *ts, const char *task);
 void tracestat_set_duration(struct tracestat *ts, double seconds);
+/* Also keep the statistics of each task name (print_tsv: comm.NAME.*). */
+void tracestat_by_comm(struct tracestat *ts);
+/*
+ * Also count waits and their usec_delayed per bin of bin seconds from
+ * start (trace time); bins up to end are printed even when empty.
+ * -1 if bin is not positive or end is before start.
+ */
+int tracestat_series(struct tracestat *ts, double start, double end,
+		     double bin);
 
 enum tracestat_kind tracestat_parse_line(const char *line,
 					 struct tracestat_event *ev);
@@ -156,5 +178,7 @@ void tracestat_print_text(FILE *f, const struct tracestat *ts,
 void tracestat_print_tsv(FILE *f, const struct tracestat *ts);
 void tracestat_print_hist(FILE *f, const struct tracestat *ts);
 void tracestat_print_cdf(FILE *f, const struct tracestat *ts);
+/* "start_s<TAB>events<TAB>usec" per bin, seconds from the series start. */
+void tracestat_print_series(FILE *f, const struct tracestat *ts);
 
 #endif

@@ -765,3 +765,84 @@ TEST(test_stream_stop)
 	fclose(f);
 	tracestat_free(&ts);
 }
+
+/* --by-comm: each task name's statistics, as a --task filter gives them. */
+TEST(test_by_comm_matches_task_filter)
+{
+	static struct tracestat all, one;
+	static const char *const lines[] = {
+		"rl-dd-72  [000] .....  1.000000: mm_vmscan_reclaim_wait: usec_timeout=10000 usec_delayed=10000 memcg=3 node=0 zone=1 reason=writeback class=write",
+		"rl-dd-73  [000] .....  1.500000: mm_vmscan_reclaim_wait: usec_timeout=10000 usec_delayed=2000 memcg=3 node=0 zone=1 reason=writeback class=write",
+		"kswapd0-37  [000] .....  2.000000: mm_vmscan_reclaim_wait: usec_timeout=100000 usec_delayed=50000 memcg=0 node=0 zone=1 reason=congested class=kswapd",
+		"rl-dd-72  [000] .....  3.000000: mm_vmscan_reclaim_wait: usec_timeout=10000 usec_delayed=4000 memcg=3 node=0 zone=1 reason=dirty class=write",
+	};
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *out;
+
+	tracestat_init(&all);
+	tracestat_init(&one);
+	tracestat_by_comm(&all);
+	CHECK_EQ_INT(tracestat_filter_task(&one, "rl-dd"), 0);
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		tracestat_feed_line(&all, lines[i]);
+		tracestat_feed_line(&one, lines[i]);
+	}
+	tracestat_finish(&all);
+	tracestat_finish(&one);
+	CHECK_EQ_INT(all.ncomms, 2);
+	out = open_memstream(&buf, &len);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	tracestat_print_tsv(out, &all);
+	fclose(out);
+	CHECK(strstr(buf, "\ncomm.kswapd0.events\t1\n") != NULL);
+	CHECK(strstr(buf, "\ncomm.rl-dd.events\t3\n") != NULL);
+	CHECK(strstr(buf, "\ncomm.rl-dd.p50_usec\t4000\n") != NULL);
+	CHECK(strstr(buf, "\ncomm.rl-dd.full_timeout_share\t0.3333\n") != NULL);
+	/* both over the whole trace's span, 2 s: 16 ms stalled */
+	CHECK(strstr(buf, "\ncomm.rl-dd.stalled_ms_per_s\t8.000\n") != NULL);
+	CHECK_NEAR(one.stalled_ms_per_s, 8.0, 1e-9);
+	CHECK_EQ_INT(one.pct_usec[2], 4000);
+	free(buf);
+	tracestat_free(&all);
+	tracestat_free(&one);
+}
+
+/* --series: waits per bin over the window, empty bins and late waits too. */
+TEST(test_series_bins)
+{
+	static struct tracestat ts;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	tracestat_init(&ts);
+	CHECK_EQ_INT(tracestat_series(&ts, 10.0, 10.5, 0.1), 0);
+	CHECK_EQ_INT(tracestat_series(&ts, 10.0, 9.0, 0.1), -1);
+	CHECK_EQ_INT(tracestat_series(&ts, 10.0, 11.0, 0), -1);
+	tracestat_feed_line(&ts, "a-1 [000] ..... 10.050000: mm_vmscan_reclaim_wait: usec_timeout=1000 usec_delayed=1000 memcg=0 node=0 zone=1 reason=writeback class=write");
+	tracestat_feed_line(&ts, "a-1 [000] ..... 10.060000: mm_vmscan_reclaim_wait: usec_timeout=1000 usec_delayed=500 memcg=0 node=0 zone=1 reason=writeback class=write");
+	tracestat_feed_line(&ts, "a-1 [000] ..... 10.750000: mm_vmscan_reclaim_wait: usec_timeout=1000 usec_delayed=7 memcg=0 node=0 zone=1 reason=writeback class=write");
+	/* before the window: counted in the first bin */
+	tracestat_feed_line(&ts, "a-1 [000] ..... 9.000000: mm_vmscan_reclaim_wait: usec_timeout=1000 usec_delayed=3 memcg=0 node=0 zone=1 reason=writeback class=write");
+	tracestat_finish(&ts);
+	out = open_memstream(&buf, &len);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	tracestat_print_series(out, &ts);
+	fclose(out);
+	CHECK_STR(buf, "start_s\tevents\tusec\n"
+		       "0.000\t3\t1503\n"
+		       "0.100\t0\t0\n"
+		       "0.200\t0\t0\n"
+		       "0.300\t0\t0\n"
+		       "0.400\t0\t0\n"
+		       "0.500\t0\t0\n"
+		       "0.600\t0\t0\n"
+		       "0.700\t1\t7\n");
+	free(buf);
+	tracestat_free(&ts);
+}

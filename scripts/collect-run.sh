@@ -1,0 +1,82 @@
+#!/bin/bash
+# The collect step of one run, after its guest is gone: find the kernel's
+# splats in the console log and write the status file (written last; see
+# run.sh for the run folder).  Reads what the guest left as data.
+#   scripts/collect-run.sh RUNDIR WALL_SECONDS ended|hung
+# Exits with the guest command's status (124 hung, 125 crashed).
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 3 ] || die "usage: scripts/collect-run.sh RUNDIR WALL_SECONDS ended|hung"
+out=$1 wall=$2 status=$3
+[ -f "$out/run.conf" ] || die "'$out' is not a run folder (no run.conf)"
+[ "$status" != ended ] || status=""
+run_id=$(conf_value "$out/run.conf" run)
+mkdir -p "$out/$RL_DERIVED"
+
+# splats: "KIND: TITLE" a line; splats.txt: each whole report
+"$RL_SPLATS" --excerpts "$out/$RL_DERIVED/splats.txt" "$out/console.log" >"$out/$RL_DERIVED/splats" 2>"$out/$RL_DERIVED/splats.err" ||
+	note "could not scan the console log for kernel splats: $(cat "$out/$RL_DERIVED/splats.err")"
+[ -s "$out/$RL_DERIVED/splats.err" ] || rm -f "$out/$RL_DERIVED/splats.err"
+[ -s "$out/$RL_DERIVED/splats.txt" ] || rm -f "$out/$RL_DERIVED/splats.txt"
+# one line per process the OOM killer killed, global or in a memory cgroup
+oom_kills=$(grep -c 'Killed process [0-9]' "$out/console.log" 2>/dev/null || true)
+rc=0
+if [ "$status" = hung ]; then
+	rc=124
+elif [ -f "$out/exit-status" ]; then
+	rc=$(cat "$out/exit-status")
+	[[ "$rc" =~ ^[0-9]+$ ]] || rc=125
+	if grep -q 'ubd: bad ubd.model=' "$out/console.log"; then
+		# a disk without its model would run at host speed
+		status=failed
+		[ "$rc" != 0 ] || rc=1
+	elif [ -s "$out/$RL_DERIVED/splats" ]; then
+		status=splat
+		[ "$rc" != 0 ] || rc=1
+	elif [ "$rc" = 0 ]; then
+		status=ok
+	else
+		status=failed
+	fi
+else
+	status=crashed
+	rc=125
+fi
+# A host disk that filled up during the run: say so, the results are cut.
+disk_full=0
+[ "$(avail_bytes "$out")" -ge $((1 << 20)) ] || disk_full=1
+if ! {
+	echo "$status"
+	echo "run=$run_id"
+	echo "exit_status=$rc"
+	echo "wall_seconds=$wall"
+	echo "simulated_seconds=$(cat "$out/guest-uptime" 2>/dev/null || echo unknown)"
+	echo "clock=$(conf_value "$out/run.conf" clock)"
+	# host timer ticks that moved a stalled cpu clock (patch 0011): a run
+	# with any is not a function of its inputs alone
+	[ "$(conf_value "$out/run.conf" clock)" != cpu ] ||
+		echo "clock_stalled_ticks=$(sed -n 's/^stalled_ticks \([0-9]\{1,18\}\)$/\1/p' "$out/time-travel-cpu" 2>/dev/null | grep . || echo unknown)"
+	echo "splats=$(wc -l <"$out/$RL_DERIVED/splats")"
+	echo "splat_kinds=$(cut -d: -f1 "$out/$RL_DERIVED/splats" | sort | uniq -c | awk '{ printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $1 }')"
+	echo "oom_kills=${oom_kills:-0}"
+	# the guest's own words, read as data: first line, printable, bounded
+	[ ! -s "$out/failure-reason" ] ||
+		echo "reason=$(head -1 "$out/failure-reason" | tr -cd 'A-Za-z0-9 ._:=/,()+-' | cut -c1-200)"
+	[ "$disk_full" = 0 ] || echo "host_disk_full=1"
+} >"$out/status.tmp" 2>/dev/null || ! mv "$out/status.tmp" "$out/status"; then
+	[ "$disk_full" = 1 ] || die "cannot write $out/status"
+	die "host disk full: the filesystem of '$out' has no space left; this run ($status) is incomplete and its status file could not be written"
+fi
+[ "$disk_full" = 0 ] ||
+	note "host disk full: the filesystem of '$out' ran out of space during the run; its results are incomplete"
+first_splat=$(head -1 "$out/$RL_DERIVED/splats" 2>/dev/null || true)
+case "$status" in
+ok) ;;
+hung) note "guest hung: killed after $(conf_value "$out/run.conf" timeout)s; console log: $out/console.log" ;;
+crashed) note "guest stopped without reporting a result; console log: $out/console.log${first_splat:+; first splat: $first_splat}" ;;
+splat) note "kernel reported problems (see $out/$RL_DERIVED/splats.txt): $first_splat" ;;
+failed) note "guest command failed with status $rc; output: $out/guest.log" ;;
+esac
+exit "$rc"
