@@ -398,9 +398,10 @@ plot_throughput() {
 }
 
 # plot_waits SCENARIO MODE: reclaim waits per second and stalled ms per
-# second over the workload, mean over the ok runs, a line per fs (trace.txt)
+# second over the workload, mean over the ok runs, a line per fs (each
+# run's derived/waits-series.tsv, 0.1 s bins, summed into the plot's bins)
 plot_waits() {
-	local s=$1 m=$2 f r d t0 t1 bin=0.1 maxdur script=$tmp/waits.$1.$2.gp p1="" p2=""
+	local s=$1 m=$2 f r d bin=0.1 maxdur script=$tmp/waits.$1.$2.gp p1="" p2=""
 	maxdur=$(for f in $all_fs; do for r in $(ok_runs "$s" "$f" "$m"); do
 		[ -f "$(rundir "$r")/workload-seconds" ] && awk '{ print $2 - $1 }' "$(rundir "$r")/workload-seconds"
 	done; done | sort -n | tail -1)
@@ -410,20 +411,11 @@ plot_waits() {
 		: >"$tmp/waits.$s.$m.$f.raw"
 		local nr=0
 		for r in $(ok_runs "$s" "$f" "$m"); do
-			d=$(rundir "$r")
-			if [ ! -f "$d/trace.txt" ] || [ ! -f "$d/workload-seconds" ]; then continue; fi
-			read -r t0 t1 <"$d/workload-seconds"
+			d=$(rundir "$r")/$RL_DERIVED
+			[ -f "$d/waits-series.tsv" ] || continue
 			nr=$((nr + 1))
-			awk -v t0="$t0" -v t1="$t1" -v bin="$bin" '
-				BEGIN { for (b = 0; b * bin < t1 - t0; b++) print b "\t0\t0" }
-				/mm_vmscan_(reclaim_wait|throttled):/ {
-					ts = ""
-					for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); break }
-					if (ts == "" || !match($0, /usect?_delayed=[0-9]+/)) next
-					us = substr($0, RSTART, RLENGTH); sub(/.*=/, "", us)
-					b = int((ts - t0) / bin); if (b < 0) b = 0
-					print b "\t1\t" us
-				}' "$d/trace.txt" >>"$tmp/waits.$s.$m.$f.raw"
+			awk -F'\t' -v bin="$bin" 'NR > 1 { print int($1 / bin + 1e-6) "\t" $2 "\t" $3 }' \
+				"$d/waits-series.tsv" >>"$tmp/waits.$s.$m.$f.raw"
 		done
 		[ "$nr" -gt 0 ] || continue
 		awk -F'\t' -v nr="$nr" -v bin="$bin" '

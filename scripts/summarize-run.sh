@@ -37,18 +37,16 @@ rows() { # METRIC-PREFIX: "key value" lines on stdin
 	grep '^oom_kills ' <(tr '=' ' ' <"$dir/status") | rows "workload."
 	# reclaim waits: all of them, and those of each task name
 	if [ -f "$dir/trace.txt" ]; then
-		dur=""
-		[ -f "$dir/workload-seconds" ] &&
-			dur=$(awk '{ printf "%.3f", $2 - $1 }' "$dir/workload-seconds")
-		"$TRACESTAT" --tsv ${dur:+--duration "$dur"} "$dir/trace.txt" | grep -v '^task\.' | rows "waits."
-		"$TRACESTAT" --hist "$derived/waits-hist.tsv" --cdf "$derived/waits-cdf.tsv" \
-			${dur:+--duration "$dur"} "$dir/trace.txt" >/dev/null
-		sed -n 's/^ *\(.*\)-[0-9]\{1,\} *\[.*mm_vmscan_reclaim_wait.*/\1/p' "$dir/trace.txt" |
-			sort -u | while read -r comm; do
-			"$TRACESTAT" --tsv --task "$comm" ${dur:+--duration "$dur"} "$dir/trace.txt" |
-				grep -E '^(events|p50_usec|p90_usec|full_timeout_share|stalled_ms_per_s)\b' |
-				rows "waits.task.$comm."
-		done
+		# one pass of the one trace reader: totals, per task name, the
+		# histogram, the CDF and (over the workload) waits per 0.1 s
+		window=()
+		if [ -f "$dir/workload-seconds" ]; then
+			read -r t0 t1 _ <"$dir/workload-seconds"
+			window=(--duration "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
+				--series "$derived/waits-series.tsv" --window "$t0,$t1")
+		fi
+		"$TRACESTAT" --tsv --by-comm --hist "$derived/waits-hist.tsv" --cdf "$derived/waits-cdf.tsv" \
+			"${window[@]}" "$dir/trace.txt" | grep -v '^task\.' | sed 's/^comm\./task./' | rows "waits."
 		[ -f "$dir/trace.txt.overrun" ] && echo "trace_overrun $(cat "$dir/trace.txt.overrun")" | rows "run."
 	fi
 	# the debugfs counters, as grep -r . /debug/vm shows them

@@ -215,3 +215,13 @@ t_gdb_bad_input() {
 	gdb_expect_error "--attach takes only --batch" --attach x --disk ext4
 	gdb_expect_error "option --batch needs a value" --batch
 }
+
+# The few kernel constants the gdb helpers must keep as literals (the
+# debug info has no #defines) still match the kernel's headers.
+t_gdb_literals_match_headers() {
+	local out
+	out=$(python3 "$RL_TOP/scripts/gdb/reclaimlab/header_defines.py" "$RL_KSRC" 2>&1) ||
+		fail "a literal of the gdb helpers disagrees with the kernel's headers: $out"
+	echo "$out"
+	echo "$out" | grep -q '^ok - PF_KSWAPD' || fail "PF_KSWAPD was not checked: $out"
+}
