@@ -178,3 +178,27 @@ t_aggregate_valgrind_clean() {
 		expect_match "$TEST_TMP/agg.err" 'valid' "message of rl-aggregate $bad"
 	done
 }
+
+# The report of the fixture matrix is the one the shell version wrote
+# before the report moved into C (tests/fixtures/report/expected-report.md):
+# the same tables, verdicts and plot links.
+t_report_same_as_before_the_move() {
+	local m
+	m=$(report_copy matrix)
+	"$RL_TOP/scripts/report.sh" "$m" 2>/dev/null || fail "report.sh failed"
+	diff -u "$RL_TOP/tests/fixtures/report/expected-report.md" "$m/report.md" ||
+		fail "the report differs from tests/fixtures/report/expected-report.md"
+}
+
+t_report_valgrind_clean() {
+	local m
+	m=$(report_copy vg)
+	build_host_tools
+
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 \
+		"$RL_HOST_TOOLS/rl-report" --matrix "$m" --scenarios "$RL_TOP/rootfs/scenarios" \
+		--fs-order "$RL_FILESYSTEMS" --mode-order "$RL_MODES" --out "$TEST_TMP/vg-out" \
+		>"$TEST_TMP/vg.out" 2>"$TEST_TMP/vg.err" ||
+		fail "rl-report under valgrind: exit $?: $(head -20 "$TEST_TMP/vg.err")"
+	grep -qx '16 of 19 runs ok' "$TEST_TMP/vg.out" || fail "unexpected summary: $(cat "$TEST_TMP/vg.out")"
+}

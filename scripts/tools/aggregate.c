@@ -1234,9 +1234,8 @@ static void format_side(char *med, char *n, char *sp, size_t size,
 	}
 }
 
-/* Why a verdict may be weak: both sides single runs, or within spread. */
-static const char *verdict_note(const struct agg_check *c,
-				const struct agg_verdict *v)
+const char *agg_verdict_note(const struct agg_check *c,
+			     const struct agg_verdict *v)
 {
 	double spread;
 
@@ -1272,6 +1271,6 @@ void agg_print_verdicts(FILE *f, const char *scenario,
 		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			scenario, c->text, v[i].where,
 			agg_verdict_name(v[i].kind), lm, ln, ls,
-			agg_op_name(c->op), rm, rn, rs, verdict_note(c, &v[i]));
+			agg_op_name(c->op), rm, rn, rs, agg_verdict_note(c, &v[i]));
 	}
 }

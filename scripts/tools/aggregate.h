@@ -214,6 +214,12 @@ size_t agg_scenario_checks(const struct scenario *scn, struct agg_check **out,
 size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 		      const struct agg_check *c, struct agg_verdict **out);
 const char *agg_verdict_name(enum agg_verdict_kind k);
+/*
+ * Why a verdict may be weak: "single run", "within spread", which side was
+ * not measured; "-" if nothing to say.
+ */
+const char *agg_verdict_note(const struct agg_check *c,
+			     const struct agg_verdict *v);
 
 /* Numbers as the TSV outputs print them: integers whole, others %.6g. */
 void agg_format(char *buf, size_t size, double v);

@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report's plots: for each scenario and mode a histogram and a CDF of
+ * reclaim wait durations, writer throughput over time and waits per
+ * second.  Each plot is a gnuplot script NAME.gp and its data files in the
+ * plots folder, drawn by gnuplot into NAME.svg and NAME.png; a reader can
+ * change a script and draw it again.  Names that came from a guest reach a
+ * script only when rep_safe_name() allows them.
+ */
+#include "report-model.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static FILE *open_in(const struct rep *r, const char *name, char **path)
+{
+	size_t n = strlen(r->out_dir) + strlen(name) + 16;
+	FILE *f;
+
+	*path = rep_xmalloc(n);
+	snprintf(*path, n, "%s/plots/%s", r->out_dir, name);
+	f = fopen(*path, "w");
+	if (!f) {
+		fprintf(stderr, "rl-report: cannot write %s\n", *path);
+		exit(1);
+	}
+	return f;
+}
+
+/* awk's print of a number: whole numbers as such, the rest %.6g */
+static void num(FILE *f, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		fprintf(f, "%.0f", v == 0 ? 0.0 : v);
+	else
+		fprintf(f, "%.6g", v);
+}
+
+static size_t fs_color(const struct rep *r, const char *fs)
+{
+	size_t i;
+
+	for (i = 0; i < r->fs.n; i++)
+		if (!strcmp(r->fs.v[i], fs))
+			return i + 1;
+	return 8;
+}
+
+static int ok_run(const struct rep_run *run, const char *scn, const char *fs,
+		  const char *mode)
+{
+	return !strcmp(run->scenario, scn) && !strcmp(run->fs, fs) &&
+	       !strcmp(run->mode, mode) && !strcmp(run->status, "ok");
+}
+
+static int file_nonempty(const char *path)
+{
+	struct stat sb;
+
+	return !stat(path, &sb) && sb.st_size > 0;
+}
+
+/* Runs gnuplot in the plots folder on a terminal, an output and NAME.gp. */
+static int gnuplot(const struct rep *r, const char *name, const char *terminal,
+		   const char *ext, FILE *notes)
+{
+	size_t n = strlen(r->out_dir) + 64;
+	char *cmd = rep_xmalloc(n + 64), *dir = rep_xmalloc(n);
+	FILE *p;
+	int rc, cwd = open(".", O_RDONLY | O_DIRECTORY);
+
+	snprintf(dir, n, "%s/plots", r->out_dir);
+	if (cwd < 0 || chdir(dir) < 0) {
+		free(cmd);
+		free(dir);
+		return -1;
+	}
+	snprintf(cmd, n + 64, "gnuplot 2>>gnuplot.err");
+	p = popen(cmd, "w");
+	if (p) {
+		fprintf(p, "set terminal %s\nset output '%s.%s'\nload '%s.gp'\n", terminal, name, ext, name);
+		rc = pclose(p);
+	} else {
+		rc = -1;
+	}
+	if (fchdir(cwd) < 0)
+		rc = -1;
+	close(cwd);
+	free(cmd);
+	free(dir);
+	if (rc && notes)
+		fprintf(notes, "gnuplot failed for %s.%s\n", name, ext);
+	return rc ? -1 : 0;
+}
+
+/* NAME.svg and NAME.png from NAME.gp; 0 if both were drawn */
+static int render(const struct rep *r, const char *name, int w, int h, FILE *notes)
+{
+	char term[256], *svg, *png;
+	int ok;
+
+	if (!r->o->png_term)
+		return -1;
+	snprintf(term, sizeof(term), "svg size %d,%d dynamic noenhanced font 'Sans,11' background rgb 'white'", w, h);
+	ok = !gnuplot(r, name, term, "svg", notes);
+	snprintf(term, sizeof(term), "%s size %d,%d noenhanced font 'Sans,10'", r->o->png_term, w, h);
+	ok = ok && !gnuplot(r, name, term, "png", notes);
+	svg = rep_xmalloc(strlen(r->out_dir) + strlen(name) + 16);
+	png = rep_xmalloc(strlen(r->out_dir) + strlen(name) + 16);
+	sprintf(svg, "%s/plots/%s.svg", r->out_dir, name);
+	sprintf(png, "%s/plots/%s.png", r->out_dir, name);
+	ok = ok && file_nonempty(svg) && file_nonempty(png);
+	if (!ok) {
+		unlink(svg);
+		unlink(png);
+	}
+	free(svg);
+	free(png);
+	return ok ? 0 : -1;
+}
+
+/* --- histogram ------------------------------------------------------------ */
+
+#define MAX_BUCKETS 64
+
+static int plot_hist(struct rep *r, struct rep_scn *s, const char *m, FILE *notes)
+{
+	char name[256], file[300], *path, lab[MAX_BUCKETS][64];
+	double frac[16][MAX_BUCKETS];
+	size_t cols = 0, nb = 0, i, j, k, colfs[16];
+	char titles[16][128];
+	FILE *f;
+
+	for (i = 0; i < r->fs.n && cols < 16; i++) {
+		double c[MAX_BUCKETS] = { 0 }, t = 0;
+		size_t files = 0, nk = 0;
+
+		for (j = 0; j < r->nruns; j++) {
+			char *text, *line, *next;
+
+			if (!ok_run(&r->runs[j], s->name, r->fs.v[i], m))
+				continue;
+			text = rep_run_file(&r->runs[j], RL_DERIVED_DIR "/waits-hist.tsv");
+			if (!text || !*text) {
+				free(text);
+				continue;
+			}
+			files++;
+			k = 0;
+			for (line = text; *line; line = next) {
+				char lo[32], hi[32];
+				double cnt;
+
+				next = strchr(line, '\n');
+				next = next ? next + 1 : line + strlen(line);
+				if (line == text)
+					continue;	/* the header */
+				if (sscanf(line, "%31s %31s %lf", lo, hi, &cnt) != 3 || k >= MAX_BUCKETS)
+					continue;
+				snprintf(lab[k], sizeof(lab[k]), "%s%s%s", lo,
+					 strcmp(hi, "inf") ? "-" : "+", strcmp(hi, "inf") ? hi : "");
+				c[k] += cnt;
+				t += cnt;
+				k++;
+				nk = k > nk ? k : nk;
+			}
+			free(text);
+		}
+		if (!files || !t)
+			continue;
+		snprintf(titles[cols], sizeof(titles[cols]), "%s (%.0f waits, %zu runs)", r->fs.v[i], t, files);
+		for (k = 0; k < nk; k++)
+			frac[cols][k] = c[k] / t;
+		nb = nk > nb ? nk : nb;
+		colfs[cols++] = i;
+	}
+	if (!cols)
+		return -1;
+	snprintf(name, sizeof(name), "%s.%s.hist", s->name, m);
+	snprintf(file, sizeof(file), "%s.dat", name);
+	f = open_in(r, file, &path);
+	fprintf(f, "bucket");
+	for (i = 0; i < cols; i++)
+		fprintf(f, "\t%s", titles[i]);
+	fprintf(f, "\n");
+	for (k = 0; k < nb; k++) {
+		fprintf(f, "%s", lab[k]);
+		for (i = 0; i < cols; i++) {
+			fprintf(f, "\t");
+			num(f, frac[i][k]);
+		}
+		fprintf(f, "\n");
+	}
+	fclose(f);
+	free(path);
+	snprintf(file, sizeof(file), "%s.gp", name);
+	f = open_in(r, file, &path);
+	fprintf(f, "set title '%s, %s: reclaim wait durations (usec_delayed), share of waits per bucket'\n", s->name, m);
+	fprintf(f, "set xlabel 'wait duration, ms'\nset ylabel 'share of waits'\nset yrange [0:*]\n");
+	fprintf(f, "set datafile separator tab\nset style data histograms\nset style histogram clustered gap 1\n");
+	fprintf(f, "set style fill solid 0.8 border -1\nset key top left\nset grid ytics\nplot ");
+	for (i = 0; i < cols; i++)
+		fprintf(f, "%s'%s.dat' using %zu:xtic(1) title columnheader(%zu) lc %zu", i ? ", " : "",
+			name, i + 2, i + 2, fs_color(r, r->fs.v[colfs[i]]));
+	fprintf(f, "\n");
+	fclose(f);
+	free(path);
+	return render(r, name, 900, 450, notes);
+}
+
+/* --- CDF ------------------------------------------------------------------ */
+
+struct sample {
+	double usec, count;
+};
+
+static int cmp_sample(const void *a, const void *b)
+{
+	const struct sample *x = a, *y = b;
+
+	return (x->usec > y->usec) - (x->usec < y->usec);
+}
+
+static int plot_cdf(struct rep *r, struct rep_scn *s, const char *m, FILE *notes)
+{
+	char name[256], file[400], *path, *plots = NULL;
+	size_t i, j, nplots = 0, plen = 0;
+	FILE *f, *pl = open_memstream(&plots, &plen);
+
+	snprintf(name, sizeof(name), "%s.%s.cdf", s->name, m);
+	for (i = 0; i < r->fs.n; i++) {
+		struct sample *v = NULL;
+		size_t nv = 0, cap = 0;
+		double total = 0, cum = 0;
+
+		for (j = 0; j < r->nruns; j++) {
+			double n, p = 0, frac;
+			char *text, *line, *next;
+			long usec;
+
+			if (!ok_run(&r->runs[j], s->name, r->fs.v[i], m))
+				continue;
+			n = rep_run_metric(&r->runs[j], "waits.events");
+			text = rep_run_file(&r->runs[j], RL_DERIVED_DIR "/waits-cdf.tsv");
+			if (isnan(n) || !text || !*text) {
+				free(text);
+				continue;
+			}
+			for (line = text; *line; line = next) {
+				next = strchr(line, '\n');
+				next = next ? next + 1 : line + strlen(line);
+				if (line == text || sscanf(line, "%ld %lf", &usec, &frac) != 2)
+					continue;
+				{
+					double c = floor((frac - p) * n + 0.5);
+
+					p = frac;
+					if (c <= 0)
+						continue;
+					if (nv == cap) {
+						cap = cap ? 2 * cap : 256;
+						v = realloc(v, cap * sizeof(*v));
+						if (!v)
+							exit(1);
+					}
+					v[nv].usec = (double)usec;
+					v[nv++].count = c;
+				}
+			}
+			free(text);
+		}
+		if (!nv) {
+			free(v);
+			continue;
+		}
+		qsort(v, nv, sizeof(*v), cmp_sample);
+		for (j = 0; j < nv; j++)
+			total += v[j].count;
+		snprintf(file, sizeof(file), "%s.%s.dat", name, r->fs.v[i]);
+		f = open_in(r, file, &path);
+		fprintf(f, "0\t0\n");
+		for (j = 0; j < nv; j++) {
+			cum += v[j].count;
+			if (j + 1 < nv && v[j + 1].usec == v[j].usec)
+				continue;
+			num(f, v[j].usec / 1000);
+			fprintf(f, "\t");
+			num(f, cum / total);
+			fprintf(f, "\n");
+		}
+		fclose(f);
+		free(path);
+		fprintf(pl, "%s'%s' using 1:2 with steps lw 2 lc %zu title '%s (%.0f waits)'", nplots++ ? ", " : "",
+			file, fs_color(r, r->fs.v[i]), r->fs.v[i], total);
+		free(v);
+	}
+	fclose(pl);
+	if (!nplots) {
+		free(plots);
+		return -1;
+	}
+	snprintf(file, sizeof(file), "%s.gp", name);
+	f = open_in(r, file, &path);
+	fprintf(f, "set title '%s, %s: CDF of reclaim wait durations (usec_delayed), all ok runs'\n", s->name, m);
+	fprintf(f, "set xlabel 'wait duration, ms'\nset ylabel 'share of waits at most this long'\n");
+	fprintf(f, "set yrange [0:1.02]\nset xrange [0:*]\nset key bottom right\nset grid\nplot %s\n", plots);
+	fclose(f);
+	free(path);
+	free(plots);
+	return render(r, name, 900, 450, notes);
+}
+
+/* --- throughput ----------------------------------------------------------- */
+
+/* the writers of the ok runs: NAME of every NAME.progress, sorted */
+static void writers(const struct rep *r, const struct rep_scn *s, const char *fs,
+		    const char *m, struct strv *out)
+{
+	size_t j;
+
+	for (j = 0; j < r->nruns; j++) {
+		struct dirent **list;
+		int n, k;
+
+		if (!ok_run(&r->runs[j], s->name, fs, m))
+			continue;
+		n = scandir(r->runs[j].dir, &list, NULL, alphasort);
+		for (k = 0; k < n; k++) {
+			size_t len = strlen(list[k]->d_name);
+
+			if (len > 9 && !strcmp(list[k]->d_name + len - 9, ".progress")) {
+				list[k]->d_name[len - 9] = '\0';
+				if (rep_safe_name(list[k]->d_name))
+					strv_add_unique(out, list[k]->d_name);
+			}
+			free(list[k]);
+		}
+		if (n >= 0)
+			free(list);
+	}
+	strv_sort(out);
+}
+
+static int plot_throughput(struct rep *r, struct rep_scn *s, const char *m, FILE *notes)
+{
+	char name[256], file[600], *path, *panels = NULL;
+	size_t i, j, w, nfs = 0, plen = 0, rows, cols;
+	FILE *f, *pf = open_memstream(&panels, &plen);
+
+	snprintf(name, sizeof(name), "%s.%s.throughput", s->name, m);
+	for (i = 0; i < r->fs.n; i++) {
+		struct strv ws = { 0 };
+		char *plots = NULL;
+		size_t nplots = 0, ll = 0;
+		FILE *lf = open_memstream(&plots, &ll);
+
+		writers(r, s, r->fs.v[i], m, &ws);
+		for (w = 0; w < ws.n; w++) {
+			for (j = 0; j < r->nruns; j++) {
+				const struct rep_run *run = &r->runs[j];
+				char *text, *line, *next, pname[300];
+				double t = 0, b = 0, ts, bytes;
+				int any = 0;
+				FILE *d;
+
+				if (!ok_run(run, s->name, r->fs.v[i], m))
+					continue;
+				snprintf(pname, sizeof(pname), "%s.progress", ws.v[w]);
+				text = rep_run_file(run, pname);
+				if (!text || !*text) {
+					free(text);
+					continue;
+				}
+				/* (t_prev, MB/s over [t_prev, t]) drawn as steps, from (0, 0) */
+				snprintf(file, sizeof(file), "%s.%s.%s.dat", name, run->name, ws.v[w]);
+				d = open_in(r, file, &path);
+				for (line = text; *line; line = next) {
+					next = strchr(line, '\n');
+					next = next ? next + 1 : line + strlen(line);
+					if (sscanf(line, "%lf %lf", &ts, &bytes) != 2 || !(ts > t))
+						continue;
+					fprintf(d, "%.3f\t%.3f\n", t, (bytes - b) / (ts - t) / 1e6);
+					t = ts;
+					b = bytes;
+					any = 1;
+				}
+				if (t > 0)
+					fprintf(d, "%.3f\t0\n", t);
+				fclose(d);
+				free(path);
+				free(text);
+				if (!any)
+					continue;
+				fprintf(lf, "%s'%s' using 1:2 with steps lw 2 lc %zu dt %ld title '%s r%ld'",
+					nplots++ ? ", " : "", file, w + 1, run->repeat, ws.v[w], run->repeat);
+			}
+		}
+		strv_free(&ws);
+		fclose(lf);
+		if (nplots) {
+			nfs++;
+			fprintf(pf, "set title '%s'\nplot %s\n", r->fs.v[i], plots);
+		}
+		free(plots);
+	}
+	fclose(pf);
+	if (!nfs) {
+		free(panels);
+		return -1;
+	}
+	rows = (nfs + 1) / 2;
+	cols = nfs > 1 ? 2 : 1;
+	snprintf(file, sizeof(file), "%s.gp", name);
+	f = open_in(r, file, &path);
+	fprintf(f, "set multiplot layout %zu,%zu title '%s, %s: writer throughput over time (MB/s; r1 solid, r2 dashed, ...)'\n",
+		rows, cols, s->name, m);
+	fprintf(f, "set xlabel 'seconds since the writer started'\nset ylabel 'MB/s'\nset yrange [0:*]\n");
+	fprintf(f, "set offsets 0, 0, graph 0.1, 0\nset key outside below horizontal\nset grid\n%sunset multiplot\n", panels);
+	fclose(f);
+	free(path);
+	free(panels);
+	return render(r, name, 1000, (int)(320 * rows + 40), notes);
+}
+
+/* --- waits per second ----------------------------------------------------- */
+
+static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *notes)
+{
+	char name[256], file[400], *path, *p1 = NULL, *p2 = NULL;
+	size_t i, j, n1 = 0, l1 = 0, l2 = 0;
+	double maxdur = -1, bin;
+	FILE *f, *f1, *f2;
+
+	for (i = 0; i < r->fs.n; i++)
+		for (j = 0; j < r->nruns; j++) {
+			char *text;
+			double t0, t1;
+
+			if (!ok_run(&r->runs[j], s->name, r->fs.v[i], m))
+				continue;
+			text = rep_run_file(&r->runs[j], "workload-seconds");
+			if (text && sscanf(text, "%lf %lf", &t0, &t1) == 2 && t1 - t0 > maxdur)
+				maxdur = t1 - t0;
+			free(text);
+		}
+	if (maxdur < 0)
+		return -1;
+	bin = maxdur <= 10 ? 0.1 : maxdur <= 300 ? 1 : 10;
+	snprintf(name, sizeof(name), "%s.%s.waits", s->name, m);
+	f1 = open_memstream(&p1, &l1);
+	f2 = open_memstream(&p2, &l2);
+	for (i = 0; i < r->fs.n; i++) {
+		double *c = NULL, *u = NULL;
+		size_t nb = 0, nr = 0, max = 0, b;
+
+		for (j = 0; j < r->nruns; j++) {
+			char *text, *line, *next;
+			double start, ev, us;
+
+			if (!ok_run(&r->runs[j], s->name, r->fs.v[i], m))
+				continue;
+			text = rep_run_file(&r->runs[j], RL_DERIVED_DIR "/waits-series.tsv");
+			if (!text) {
+				continue;
+			}
+			nr++;
+			for (line = text; *line; line = next) {
+				next = strchr(line, '\n');
+				next = next ? next + 1 : line + strlen(line);
+				if (line == text || sscanf(line, "%lf %lf %lf", &start, &ev, &us) != 3)
+					continue;
+				b = (size_t)(start / bin + 1e-6);
+				if (b >= nb) {
+					size_t nn = b + 64, k;
+
+					c = realloc(c, nn * sizeof(*c));
+					u = realloc(u, nn * sizeof(*u));
+					if (!c || !u)
+						exit(1);
+					for (k = nb; k < nn; k++)
+						c[k] = u[k] = 0;
+					nb = nn;
+				}
+				c[b] += ev;
+				u[b] += us;
+				if (b > max)
+					max = b;
+			}
+			free(text);
+		}
+		if (!nr) {
+			free(c);
+			free(u);
+			continue;
+		}
+		snprintf(file, sizeof(file), "%s.%s.dat", name, r->fs.v[i]);
+		f = open_in(r, file, &path);
+		for (b = 0; b <= max; b++)
+			fprintf(f, "%.2f\t%.2f\t%.2f\n", b * bin, b < nb ? c[b] / nr / bin : 0,
+				b < nb ? u[b] / 1000 / nr / bin : 0);
+		fprintf(f, "%.2f\t0\t0\n", (max + 1) * bin);
+		fclose(f);
+		free(path);
+		fprintf(f1, "%s'%s' using 1:2 with steps lw 2 lc %zu title '%s'", n1 ? ", " : "", file,
+			fs_color(r, r->fs.v[i]), r->fs.v[i]);
+		fprintf(f2, "%s'%s' using 1:3 with steps lw 2 lc %zu title '%s'", n1 ? ", " : "", file,
+			fs_color(r, r->fs.v[i]), r->fs.v[i]);
+		n1++;
+		free(c);
+		free(u);
+	}
+	fclose(f1);
+	fclose(f2);
+	if (!n1) {
+		free(p1);
+		free(p2);
+		return -1;
+	}
+	snprintf(file, sizeof(file), "%s.gp", name);
+	f = open_in(r, file, &path);
+	fprintf(f, "set multiplot layout 2,1 title '%s, %s: reclaim waits over the workload (mean of the ok runs, %g s bins)'\n",
+		s->name, m, bin);
+	fprintf(f, "set xlabel 'seconds since the workload started'\nset key top right\nset grid\nset yrange [0:*]\n");
+	fprintf(f, "set offsets 0, 0, graph 0.1, 0\nset ylabel 'waits per second'\nplot %s\n", p1);
+	fprintf(f, "set ylabel 'stalled ms per second'\nplot %s\nunset multiplot\n", p2);
+	fclose(f);
+	free(path);
+	free(p1);
+	free(p2);
+	return render(r, name, 900, 640, notes);
+}
+
+void rep_plots_section(struct rep *r, struct rep_scn *s, FILE *f, FILE *notes)
+{
+	static const char *const kinds[] = { "hist", "cdf", "throughput", "waits" };
+	static const char *const labels[] = {
+		"wait-duration histogram", "wait-duration CDF", "throughput over time",
+		"waits and stalled ms per second",
+	};
+	int (*const plot[])(struct rep *, struct rep_scn *, const char *, FILE *) = {
+		plot_hist, plot_cdf, plot_throughput, plot_waits,
+	};
+	size_t i, k, j;
+	int any = 0;
+
+	fprintf(f, "### Plots\n\n");
+	for (i = 0; i < r->modes.n; i++) {
+		const char *m = r->modes.v[i];
+		int links = 0, some = 0;
+
+		for (j = 0; j < r->fs.n; j++)
+			some |= rep_count_runs(r, s->name, r->fs.v[j], m, 1) > 0;
+		if (!some)
+			continue;
+		fprintf(f, "- %s: ", m);
+		for (k = 0; k < 4; k++) {
+			if (plot[k](r, s, m, notes) < 0)
+				continue;
+			fprintf(f, "%s[%s](plots/%s.%s.%s.svg) ([png](plots/%s.%s.%s.png))", links++ ? " · " : "",
+				labels[k], s->name, m, kinds[k], s->name, m, kinds[k]);
+		}
+		if (!links)
+			fprintf(f, "no data to plot (no reclaim waits, no progress files)");
+		fprintf(f, "\n");
+		any = 1;
+	}
+	if (!any)
+		fprintf(f, "No ok run: nothing to plot.\n");
+	if (!r->o->png_term)
+		fprintf(f, "(gnuplot was not installed when this report was written: no plots.)\n");
+	fprintf(f, "\n");
+}

@@ -1,0 +1,823 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading a matrix into the report's model, and the questions the report
+ * asks of it.  See report-model.h.
+ */
+#include "report-model.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* --- memory and strings -------------------------------------------------- */
+
+void *rep_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "rl-report: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+char *rep_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(rep_xmalloc(n), s, n);
+}
+
+void strv_push(struct strv *s, const char *x)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		char **v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v) {
+			fprintf(stderr, "rl-report: out of memory\n");
+			exit(1);
+		}
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = rep_xstrdup(x);
+}
+
+int strv_has(const struct strv *s, const char *x)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], x))
+			return 1;
+	return 0;
+}
+
+void strv_add_unique(struct strv *s, const char *x)
+{
+	if (!strv_has(s, x))
+		strv_push(s, x);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strv_sort(struct strv *s)
+{
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_str);
+}
+
+void strv_print(FILE *f, const struct strv *s, const char *sep)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		fprintf(f, "%s%s", i ? sep : "", s->v[i]);
+}
+
+void strv_free(struct strv *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+void strv_remove_prefix(struct strv *s, const char *prefix)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < s->n; i++) {
+		if (!strncmp(s->v[i], prefix, strlen(prefix)))
+			free(s->v[i]);
+		else
+			s->v[j++] = s->v[i];
+	}
+	s->n = j;
+}
+
+void strv_split(struct strv *s, const char *text)
+{
+	char word[512];
+	size_t n;
+
+	while (text && *text) {
+		text += strspn(text, " \t\n,");
+		n = strcspn(text, " \t\n,");
+		if (n && n < sizeof(word)) {
+			memcpy(word, text, n);
+			word[n] = '\0';
+			strv_push(s, word);
+		}
+		text += n;
+	}
+}
+
+char *rep_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 8192;
+			buf = realloc(buf, cap + 1);
+			if (!buf) {
+				fclose(f);
+				fprintf(stderr, "rl-report: out of memory\n");
+				exit(1);
+			}
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got);
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+static char *path_of(const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(a) + strlen(b) + (c ? strlen(c) : 0) + 3;
+	char *p = rep_xmalloc(n);
+
+	snprintf(p, n, "%s/%s%s%s", a, b, c ? "/" : "", c ? c : "");
+	return p;
+}
+
+char *rep_run_file(const struct rep_run *run, const char *name)
+{
+	char *p = path_of(run->dir, name, NULL), *t = rep_read_file(p, NULL);
+
+	free(p);
+	return t;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* --- loading ------------------------------------------------------------- */
+
+static char *first_line(const char *text)
+{
+	size_t n = strcspn(text, "\n");
+	char *s = rep_xmalloc(n + 1);
+
+	memcpy(s, text, n);
+	s[n] = '\0';
+	return s;
+}
+
+static char *conf_or_empty(const char *text, const char *key)
+{
+	char *v = text ? rep_conf_value(text, key) : NULL;
+
+	return v ? v : rep_xstrdup("");
+}
+
+/* the stall count of a status file: clock_stalled_ticks=N with N > 0 */
+static void note_stall(struct rep *r, const char *name, const char *status)
+{
+	char *v = rep_conf_value(status, "clock_stalled_ticks");
+	char buf[512];
+
+	if (v && v[0] >= '1' && v[0] <= '9' && strspn(v, "0123456789") == strlen(v) &&
+	    strlen(v) <= 18) {
+		snprintf(buf, sizeof(buf), "%s (%s ticks)", name, v);
+		strv_push(&r->stalls, buf);
+	}
+	free(v);
+}
+
+static int load_runs(struct rep *r, char *err, size_t errlen)
+{
+	char *runs = path_of(r->matrix, "runs", NULL);
+	struct strv names = { 0 };
+	struct dirent *e;
+	size_t i;
+	DIR *d = opendir(runs);
+
+	if (d) {
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.')
+				strv_push(&names, e->d_name);
+		closedir(d);
+	}
+	strv_sort(&names);
+	r->runs = rep_xmalloc((names.n ? names.n : 1) * sizeof(*r->runs));
+	for (i = 0; i < names.n; i++) {
+		char *dir = path_of(runs, names.v[i], NULL);
+		char *st = path_of(dir, "status", NULL), *text = rep_read_file(st, NULL);
+		struct rep_run *run;
+		char *sum, *v;
+		struct stat sb;
+
+		free(st);
+		if (text)
+			note_stall(r, names.v[i], text);
+		if (strstr(names.v[i], ".interrupted.")) {
+			r->interrupted++;
+			free(text);
+			free(dir);
+			continue;
+		}
+		if (!text) {
+			free(dir);
+			continue;
+		}
+		run = &r->runs[r->nruns++];
+		memset(run, 0, sizeof(*run));
+		run->name = rep_xstrdup(names.v[i]);
+		run->dir = dir;
+		run->status_text = text;
+		run->status = first_line(text);
+		if (!*run->status) {
+			free(run->status);
+			run->status = rep_xstrdup("unknown");
+		}
+		run->conf = rep_run_file(run, "run.conf");
+		run->scenario = conf_or_empty(run->conf, "scenario");
+		run->fs = conf_or_empty(run->conf, "fs");
+		run->mode = conf_or_empty(run->conf, "mode");
+		v = conf_or_empty(run->conf, "repeat");
+		run->repeat = strtol(v, NULL, 10);
+		free(v);
+		v = rep_run_file(run, "kernel-release");
+		if (v) {
+			run->kernel = first_line(v);
+			free(v);
+		}
+		sum = path_of(dir, RL_DERIVED_DIR, "summary.tsv");
+		run->summarized = !stat(sum, &sb);
+		free(sum);
+		if (!run->summarized && !strcmp(run->status, "ok")) {
+			free(run->status);
+			run->status = rep_xstrdup("ok-but-unsummarized");
+		}
+	}
+	strv_free(&names);
+	free(runs);
+	if (!r->nruns)
+		return fail(err, errlen,
+			    "'%s' has no runs (valid: a folder with runs/SCENARIO.FS.MODE.rN/status, as scripts/compare.sh writes)",
+			    r->matrix);
+	return 0;
+}
+
+/* known values in their order, then the others in name order */
+static void ordered(struct strv *out, const char *known, const struct strv *seen)
+{
+	struct strv k = { 0 }, rest = { 0 };
+	size_t i;
+
+	strv_split(&k, known);
+	for (i = 0; i < k.n; i++)
+		if (strv_has(seen, k.v[i]))
+			strv_add_unique(out, k.v[i]);
+	for (i = 0; i < seen->n; i++)
+		if (!strv_has(&k, seen->v[i]))
+			strv_add_unique(&rest, seen->v[i]);
+	strv_sort(&rest);
+	for (i = 0; i < rest.n; i++)
+		strv_add_unique(out, rest.v[i]);
+	strv_free(&k);
+	strv_free(&rest);
+}
+
+/* The run's summary rows, its run.status row replaced by its status. */
+static void feed_run(struct agg_set *s, const struct rep_run *run, char *note,
+		     size_t notelen)
+{
+	char *text = rep_run_file(run, RL_DERIVED_DIR "/summary.tsv");
+	char *line, *next, prefix[1024] = "", row[1200];
+	unsigned long lineno = 0;
+	int have_prefix = 0;
+
+	if (!text)
+		return;
+	for (line = text; line && *line; line = next) {
+		char *tab = line;
+		int k;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		for (k = 0; k < 6 && tab; k++)
+			tab = strchr(tab + 1, '\t');
+		if (!have_prefix && tab && (size_t)(tab - line) < sizeof(prefix)) {
+			memcpy(prefix, line, (size_t)(tab - line));
+			prefix[tab - line] = '\0';
+			have_prefix = 1;
+		}
+		if (tab && !strncmp(tab + 1, "run.status\t", 11))
+			continue;
+		{
+			unsigned long bad = s->malformed;
+
+			if (agg_feed_line(s, line) < 0) {
+				fprintf(stderr, "rl-report: out of memory\n");
+				exit(1);
+			}
+			if (!bad && s->malformed && note && !note[0])
+				snprintf(note, notelen, "%s/%s/summary.tsv line %lu: %s",
+					 run->name, RL_DERIVED_DIR, lineno, s->first_error);
+		}
+	}
+	if (have_prefix) {
+		snprintf(row, sizeof(row), "%s\trun.status\t%s", prefix, run->status);
+		agg_feed_line(s, row);
+	}
+	free(text);
+}
+
+static int load_scenario(struct rep *r, struct rep_scn *s, const char *name,
+			 char *err, size_t errlen)
+{
+	char *path = rep_xmalloc(strlen(r->o->scenarios) + strlen(name) + 6);
+	char msg[1024], note[700] = "";
+	struct agg_pair *p;
+	size_t i, j, n;
+	struct stat sb;
+
+	memset(s, 0, sizeof(*s));
+	s->name = rep_xstrdup(name);
+	sprintf(path, "%s/%s.scn", r->o->scenarios, name);
+	if (!stat(path, &sb)) {
+		if (scn_load(path, &s->file, msg, sizeof(msg)) < 0) {
+			free(path);
+			return fail(err, errlen, "%s", msg);
+		}
+		s->have_file = 1;
+		n = agg_scenario_checks(&s->file, &s->checks, msg, sizeof(msg));
+		if (n == (size_t)-1) {
+			free(path);
+			return fail(err, errlen, "%s.scn %s", name, msg);
+		}
+		s->nchecks = n;
+	}
+	free(path);
+	agg_init(&s->set);
+	if (agg_only_scenario(&s->set, name) < 0)
+		return fail(err, errlen, "scenario name '%s' too long", name);
+	for (i = 0; i < s->nchecks; i++) {
+		agg_want_metric(&s->set, s->checks[i].left.metric);
+		if (!s->checks[i].right.is_number)
+			agg_want_metric(&s->set, s->checks[i].right.metric);
+	}
+	for (i = 0; i < r->nruns; i++)
+		feed_run(&s->set, &r->runs[i], note, sizeof(note));
+	if (note[0] && !r->malformed_note[0])
+		snprintf(r->malformed_note, sizeof(r->malformed_note),
+			 "skipped %lu malformed rows (the first: %s)", s->set.malformed, note);
+	if (agg_finish(&s->set) < 0)
+		return fail(err, errlen, "out of memory");
+	s->ngroups = agg_groups(&s->set, &s->groups);
+	if (s->ngroups == (size_t)-1)
+		return fail(err, errlen, "out of memory");
+	for (i = 0; i < r->modes.n; i++) {
+		if (!strcmp(r->modes.v[i], r->ref_mode))
+			continue;
+		n = agg_pairs(s->groups, s->ngroups, AGG_MODE, r->modes.v[i], r->ref_mode, &p);
+		if (n == (size_t)-1)
+			return fail(err, errlen, "out of memory");
+		s->pairs = realloc(s->pairs, (s->npairs + n + 1) * sizeof(*s->pairs));
+		if (!s->pairs)
+			return fail(err, errlen, "out of memory");
+		memcpy(s->pairs + s->npairs, p, n * sizeof(*p));
+		s->npairs += n;
+		free(p);
+	}
+	for (i = 0; i < s->nchecks; i++) {
+		struct agg_verdict *v;
+
+		n = agg_eval_check(&s->set, name, &s->checks[i], &v);
+		if (n == (size_t)-1)
+			return fail(err, errlen, "out of memory");
+		s->verdicts = realloc(s->verdicts, (s->nverdicts + n + 1) * sizeof(*s->verdicts));
+		if (!s->verdicts)
+			return fail(err, errlen, "out of memory");
+		for (j = 0; j < n; j++) {
+			s->verdicts[s->nverdicts].check = &s->checks[i];
+			s->verdicts[s->nverdicts++].v = v[j];
+		}
+		free(v);
+	}
+	return 0;
+}
+
+int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
+	     char *err, size_t errlen)
+{
+	static const char *const keys[] = {
+		"repeat", "profile", "mem", "timeout", "sets", "clock", "scenarios",
+	};
+	struct strv seen_s = { 0 }, seen_f = { 0 }, seen_m = { 0 }, known_s = { 0 };
+	char *conf;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	r->matrix = o->matrix;
+	r->out_dir = out_dir;
+	if (load_runs(r, err, errlen) < 0)
+		return -1;
+	conf = path_of(r->matrix, "matrix.conf", NULL);
+	r->conf_text = rep_read_file(conf, NULL);
+	free(conf);
+	for (i = 0; i < 7; i++)
+		r->conf_values[i] = conf_or_empty(r->conf_text, keys[i]);
+	r->conf_repeat = r->conf_values[0];
+	r->conf_profile = r->conf_values[1];
+	r->conf_mem = r->conf_values[2];
+	r->conf_timeout = r->conf_values[3];
+	r->conf_sets = r->conf_values[4];
+	r->conf_clock = r->conf_values[5];
+	for (i = 0; i < r->nruns; i++) {
+		strv_add_unique(&seen_s, r->runs[i].scenario);
+		strv_add_unique(&seen_f, r->runs[i].fs);
+		strv_add_unique(&seen_m, r->runs[i].mode);
+	}
+	ordered(&r->scenarios, r->conf_values[6], &seen_s);
+	ordered(&r->fs, o->fs_order, &seen_f);
+	ordered(&r->modes, o->mode_order, &seen_m);
+	strv_free(&seen_s);
+	strv_free(&seen_f);
+	strv_free(&seen_m);
+	strv_free(&known_s);
+	r->ref_mode = strv_has(&r->modes, "vanilla") ? "vanilla" :
+		      (r->modes.n ? r->modes.v[0] : "");
+	r->scn = rep_xmalloc((r->scenarios.n ? r->scenarios.n : 1) * sizeof(*r->scn));
+	for (i = 0; i < r->scenarios.n; i++) {
+		if (load_scenario(r, &r->scn[i], r->scenarios.v[i], err, errlen) < 0) {
+			r->nscn = i + 1;
+			return -1;
+		}
+		r->nscn = i + 1;
+	}
+	return 0;
+}
+
+void rep_free(struct rep *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nruns; i++) {
+		struct rep_run *run = &r->runs[i];
+
+		free(run->name);
+		free(run->dir);
+		free(run->scenario);
+		free(run->fs);
+		free(run->mode);
+		free(run->status);
+		free(run->status_text);
+		free(run->conf);
+		free(run->kernel);
+	}
+	free(r->runs);
+	for (i = 0; i < r->nscn; i++) {
+		struct rep_scn *s = &r->scn[i];
+
+		free(s->name);
+		free(s->groups);
+		free(s->pairs);
+		free(s->checks);
+		free(s->verdicts);
+		agg_free(&s->set);
+	}
+	free(r->scn);
+	for (i = 0; i < 7; i++)
+		free(r->conf_values[i]);
+	free(r->conf_text);
+	strv_free(&r->stalls);
+	strv_free(&r->scenarios);
+	strv_free(&r->fs);
+	strv_free(&r->modes);
+}
+
+/* --- questions ------------------------------------------------------------ */
+
+size_t rep_count_status(const struct rep *r, const char *status)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nruns; i++)
+		n += !strcmp(r->runs[i].status, status);
+	return n;
+}
+
+size_t rep_count_runs(const struct rep *r, const char *scn, const char *fs,
+		      const char *mode, int ok)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nruns; i++) {
+		const struct rep_run *run = &r->runs[i];
+
+		if (strcmp(run->scenario, scn) || strcmp(run->fs, fs) ||
+		    strcmp(run->mode, mode))
+			continue;
+		n += !strcmp(run->status, "ok") == !!ok;
+	}
+	return n;
+}
+
+const struct rep_run *rep_first_run(const struct rep *r, const char *scn)
+{
+	size_t i;
+
+	for (i = 0; i < r->nruns; i++)
+		if (!strcmp(r->runs[i].scenario, scn))
+			return &r->runs[i];
+	return NULL;
+}
+
+const struct agg_group *rep_group(const struct rep_scn *s, const char *fs,
+				  const char *mode, const char *metric)
+{
+	const struct agg_group *found = NULL;
+	size_t i;
+
+	for (i = 0; i < s->ngroups; i++) {
+		const struct agg_group *g = &s->groups[i];
+
+		if (!strcmp(g->dim[AGG_FS], fs) && !strcmp(g->dim[AGG_MODE], mode) &&
+		    !strcmp(g->metric, metric))
+			found = g;
+	}
+	return found;
+}
+
+int rep_formatted_differ(double a, double b)
+{
+	char x[32], y[32];
+
+	agg_format(x, sizeof(x), a);
+	agg_format(y, sizeof(y), b);
+	return strtod(x, NULL) != strtod(y, NULL);
+}
+
+int rep_not_significant(const struct rep *r, const struct rep_scn *s,
+			const char *fs, const char *mode, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < s->npairs; i++) {
+		const struct agg_pair *p = &s->pairs[i];
+
+		if (!strcmp(p->a->dim[AGG_FS], fs) && !strcmp(p->a->dim[AGG_MODE], mode) &&
+		    !strcmp(p->b->dim[AGG_MODE], r->ref_mode) &&
+		    !strcmp(p->a->metric, metric) && p->sig == AGG_NOT_SIGNIFICANT)
+			return 1;
+	}
+	return 0;
+}
+
+static int ends_with(const char *s, const char *suffix, size_t min)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= min + k && !strcmp(s + n - k, suffix);
+}
+
+void rep_metrics_like(const struct rep_scn *s, struct strv *out,
+		      const char *prefix, const char *suffix,
+		      const char *suffix2)
+{
+	struct strv found = { 0 };
+	size_t i, pl = strlen(prefix);
+
+	for (i = 0; i < s->ngroups; i++) {
+		const char *m = s->groups[i].metric;
+
+		if (strncmp(m, prefix, pl))
+			continue;
+		if (ends_with(m, suffix, pl) || (suffix2 && ends_with(m, suffix2, pl)))
+			strv_add_unique(&found, m);
+	}
+	strv_sort(&found);
+	for (i = 0; i < found.n; i++)
+		strv_add_unique(out, found.v[i]);
+	strv_free(&found);
+}
+
+void rep_check_metrics(const struct rep_scn *s, struct strv *out,
+		       const char *prefix, int with)
+{
+	size_t i;
+
+	for (i = 0; i < s->nverdicts; i++) {
+		const char *m = s->verdicts[i].check->left.metric;
+
+		if (!strncmp(m, prefix, strlen(prefix)) == !!with)
+			strv_add_unique(out, m);
+	}
+}
+
+int rep_any_group_max_above(const struct rep_scn *s, const char *metric,
+			    double v)
+{
+	size_t i;
+
+	for (i = 0; i < s->ngroups; i++)
+		if (!strcmp(s->groups[i].metric, metric) && s->groups[i].max > v)
+			return 1;
+	return 0;
+}
+
+/* The knobs files of the runs of mode (and scenario, if not NULL). */
+static void knob_lines(const struct rep *r, const char *scn, const char *mode,
+		       struct strv *lines, int *any_file)
+{
+	size_t i;
+
+	for (i = 0; i < r->nruns; i++) {
+		const struct rep_run *run = &r->runs[i];
+		char *text;
+
+		if (strcmp(run->mode, mode) || (scn && strcmp(run->scenario, scn)))
+			continue;
+		text = rep_run_file(run, "knobs");
+		if (!text)
+			continue;
+		*any_file = 1;
+		{
+			char *line = text, *next;
+
+			for (; *line; line = next) {
+				next = strchr(line, '\n');
+				if (next)
+					*next++ = '\0';
+				else
+					next = line + strlen(line);
+				strv_push(lines, line);
+			}
+		}
+		free(text);
+	}
+}
+
+int rep_mode_all_absent(const struct rep *r, const char *mode)
+{
+	struct strv lines = { 0 };
+	int any = 0, all = 1;
+	size_t i;
+
+	knob_lines(r, NULL, mode, &lines, &any);
+	for (i = 0; i < lines.n; i++)
+		if (!ends_with(lines.v[i], "=absent", 0))
+			all = 0;
+	all = all && lines.n;
+	strv_free(&lines);
+	return all;
+}
+
+void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
+		   FILE *f)
+{
+	struct strv lines = { 0 }, order = { 0 }, value = { 0 };
+	size_t i, j, absent = 0, nruns = 0;
+	int any = 0;
+
+	for (i = 0; i < r->nruns; i++)
+		nruns += !strcmp(r->runs[i].scenario, scn) && !strcmp(r->runs[i].mode, mode);
+	if (!nruns)
+		return;
+	knob_lines(r, scn, mode, &lines, &any);
+	for (i = 0; i < lines.n; i++) {
+		char *eq = strchr(lines.v[i], '='), *eq2;
+		const char *val = "";
+
+		if (eq) {
+			*eq = '\0';
+			val = eq + 1;
+			eq2 = strchr(eq + 1, '=');
+			if (eq2)
+				*eq2 = '\0';
+		}
+		for (j = 0; j < order.n && strcmp(order.v[j], lines.v[i]); j++)
+			;
+		if (j == order.n) {
+			strv_push(&order, lines.v[i]);
+			strv_push(&value, val);
+		} else if (strcmp(value.v[j], val)) {
+			free(value.v[j]);
+			value.v[j] = rep_xstrdup("varies");
+		}
+	}
+	if (!order.n) {
+		fprintf(f, "- %s: no knobs file\n", mode);
+		goto out;
+	}
+	fprintf(f, "- %s: ", mode);
+	for (i = 0; i < order.n; i++) {
+		fprintf(f, "%s%s=%s", i ? ", " : "", order.v[i], value.v[i]);
+		absent += !strcmp(value.v[i], "absent");
+	}
+	if (absent == order.n)
+		fprintf(f, " — **all absent: this kernel has none of these knobs, so the %s runs ran the kernel's default behaviour%s%s%s**",
+			mode, strcmp(mode, "vanilla") ? " (" : "",
+			strcmp(mode, "vanilla") ? mode : "",
+			strcmp(mode, "vanilla") ? " == vanilla)" : "");
+	fprintf(f, "\n");
+out:
+	strv_free(&lines);
+	strv_free(&order);
+	strv_free(&value);
+}
+
+void rep_print_params(const struct rep *r, const struct rep_run *run, FILE *f)
+{
+	struct strv sets = { 0 };
+	char *text = run ? rep_run_file(run, "params") : NULL, *line, *next;
+	int n = 0;
+
+	strv_split(&sets, r->conf_sets);
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		if (!strncmp(line, "SCN_", 4) || !*line)
+			continue;
+		fprintf(f, "%s%s%s", n++ ? ", " : "", line, strv_has(&sets, line) ? " (--set)" : "");
+	}
+	if (!n)
+		fprintf(f, "none recorded");
+	free(text);
+	strv_free(&sets);
+}
+
+char *rep_err_of(const struct rep *r, const struct rep_run *run)
+{
+	size_t n = strlen(r->matrix) + strlen(run->name) + 8;
+	char *path = rep_xmalloc(n), *text, *last, *end;
+
+	snprintf(path, n, "%s/%s.err", r->matrix, run->name);
+	text = rep_read_file(path, NULL);
+	free(path);
+	if (!text || !*text) {
+		free(text);
+		return NULL;
+	}
+	end = text + strlen(text);
+	while (end > text && end[-1] == '\n')
+		*--end = '\0';
+	last = strrchr(text, '\n');
+	last = rep_xstrdup(last ? last + 1 : text);
+	free(text);
+	rep_err_line(last);
+	return last;
+}
+
+double rep_run_metric(const struct rep_run *run, const char *metric)
+{
+	char *text = rep_run_file(run, RL_DERIVED_DIR "/summary.tsv"), *line, *next;
+	double v = NAN;
+	size_t ml = strlen(metric);
+
+	for (line = text; line && *line; line = next) {
+		char *tab = line;
+		int k;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		for (k = 0; k < 6 && tab; k++)
+			tab = strchr(tab + 1, '\t');
+		if (tab && !strncmp(tab + 1, metric, ml) && tab[1 + ml] == '\t')
+			v = strtod(tab + 2 + ml, NULL);
+	}
+	free(text);
+	return v;
+}

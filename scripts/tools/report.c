@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report of a matrix; see report.h.  report.md is written section by
+ * section from a model of the matrix (runs, groups, pairs, verdicts per
+ * scenario); plots.c draws the figures and html.c renders the same
+ * markdown as a self-contained page.
+ */
+#include "report.h"
+#include "report-model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* --- small helpers ----------------------------------------------------- */
+
+void rep_fmt(char *buf, size_t size, double v)
+{
+	double a = fabs(v);
+
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else if (a >= 1000 || a == floor(a))
+		snprintf(buf, size, "%.0f", v == 0 ? 0.0 : v);
+	else if (a >= 100)
+		snprintf(buf, size, "%.1f", v);
+	else
+		snprintf(buf, size, "%.3g", v);
+}
+
+/* rep_fmt of a value as the aggregate tables print it (rounded first) */
+static const char *fmt(char *buf, size_t size, double v)
+{
+	char s[32];
+
+	if (isnan(v)) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	agg_format(s, sizeof(s), v);
+	rep_fmt(buf, size, strtod(s, NULL));
+	return buf;
+}
+
+char *rep_conf_value(const char *text, const char *key)
+{
+	size_t klen = strlen(key), n;
+	const char *p = text, *val = NULL, *end = NULL;
+	char *out;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		const char *le = nl ? nl : p + strlen(p);
+
+		if ((size_t)(le - p) > klen && !strncmp(p, key, klen) && p[klen] == '=') {
+			val = p + klen + 1;
+			end = le;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	if (!val)
+		return NULL;
+	n = (size_t)(end - val);
+	if (n >= 2 && val[0] == '\'' && val[n - 1] == '\'') {
+		val++;
+		n -= 2;
+	}
+	out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, val, n);
+	out[n] = '\0';
+	return out;
+}
+
+void rep_err_line(char *line)
+{
+	char *semi, *slash;
+
+	if (!strncmp(line, "reclaimlab: ", 12))
+		memmove(line, line + 12, strlen(line + 12) + 1);
+	semi = strrchr(line, ';');
+	if (!semi)
+		return;
+	slash = strrchr(semi, '/');
+	if (slash && !strpbrk(slash, " ;"))
+		*semi = '\0';
+}
+
+int rep_safe_name(const char *name)
+{
+	if (!*name)
+		return 0;
+	for (; *name; name++)
+		if (!((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') ||
+		      (*name >= '0' && *name <= '9') || strchr("._-", *name)))
+			return 0;
+	return 1;
+}
+
+/* --- the markdown ------------------------------------------------------ */
+
+static void header(struct rep *r, FILE *f)
+{
+	const char *base = strrchr(r->matrix, '/');
+	struct strv kernels = { 0 }, started = { 0 }, status = { 0 };
+	size_t i, j;
+	char *v;
+
+	base = base && base[1] ? base + 1 : r->matrix;
+	for (i = 0; i < r->nruns; i++) {
+		struct rep_run *run = &r->runs[i];
+
+		if (run->kernel)
+			strv_add_unique(&kernels, run->kernel);
+		v = rep_conf_value(run->conf ? run->conf : "", "started");
+		if (v)
+			strv_push(&started, v);
+		free(v);
+	}
+	strv_sort(&kernels);
+	strv_sort(&started);
+	fprintf(f, "# reclaimlab report: %s\n\n", base);
+	fprintf(f, "- Kernel: ");
+	if (!kernels.n)
+		fprintf(f, "unknown");
+	for (i = 0; i < kernels.n; i++)
+		fprintf(f, "%s%s", i ? ", " : "", kernels.v[i]);
+	fprintf(f, "\n");
+	if (!started.n)
+		fprintf(f, "- Runs started: unknown\n");
+	else if (!strcmp(started.v[0], started.v[started.n - 1]))
+		fprintf(f, "- Runs started: %s\n", started.v[0]);
+	else
+		fprintf(f, "- Runs started: %s to %s\n", started.v[0], started.v[started.n - 1]);
+	fprintf(f, "- Matrix: scenarios ");
+	strv_print(f, &r->scenarios, " ");
+	fprintf(f, "; filesystems ");
+	strv_print(f, &r->fs, " ");
+	fprintf(f, "; modes ");
+	strv_print(f, &r->modes, " ");
+	fprintf(f, "; repeat %s; profile %s; memory %s; timeout %s; --set %s\n",
+		*r->conf_repeat ? r->conf_repeat : "?",
+		*r->conf_profile ? r->conf_profile : "each scenario's own",
+		*r->conf_mem ? r->conf_mem : "each scenario's own",
+		*r->conf_timeout ? r->conf_timeout : "each scenario's own",
+		*r->conf_sets ? r->conf_sets : "none");
+	fprintf(f, "- Guest clock: %s (scripts/run.sh --help, --time-travel)\n",
+		*r->conf_clock ? r->conf_clock :
+		"basic (not recorded: a matrix from before the clock option)");
+	if (r->stalls.n) {
+		fprintf(f, "- Clock stalls: the cpu clock of ");
+		strv_print(f, &r->stalls, ", ");
+		fprintf(f, " stalled and was moved with host time (a host timer of 10 ms): those runs are not a function of their inputs alone\n");
+	}
+	/* statuses by count, most first, then by name */
+	for (i = 0; i < r->nruns; i++)
+		strv_add_unique(&status, r->runs[i].status);
+	strv_sort(&status);
+	fprintf(f, "- Runs: %zu (", r->nruns);
+	for (j = 0; j < status.n; j++) {
+		size_t best = j, c;
+
+		for (i = j + 1; i < status.n; i++) {
+			c = rep_count_status(r, status.v[i]);
+			if (c > rep_count_status(r, status.v[best]) ||
+			    (c == rep_count_status(r, status.v[best]) &&
+			     strcmp(status.v[i], status.v[best]) < 0))
+				best = i;
+		}
+		v = status.v[j];
+		status.v[j] = status.v[best];
+		status.v[best] = v;
+		fprintf(f, "%s%zu %s", j ? ", " : "", rep_count_status(r, status.v[j]),
+			status.v[j]);
+	}
+	fprintf(f, ")");
+	if (r->interrupted)
+		fprintf(f, "; %zu interrupted attempts that a resume redid are not counted",
+			r->interrupted);
+	fprintf(f, "\n");
+	if (*r->malformed_note)
+		fprintf(f, "- Summary rows: %s\n", r->malformed_note);
+	fprintf(f, "- Regenerate with `scripts/report.sh THIS-FOLDER` or `make report RESULTS=THIS-FOLDER`: it reads the saved run folders only.\n\n");
+	strv_free(&kernels);
+	strv_free(&started);
+	strv_free(&status);
+}
+
+static void absent_knobs(struct rep *r, FILE *f)
+{
+	struct strv absent = { 0 };
+	size_t i;
+
+	for (i = 0; i < r->modes.n; i++)
+		if (rep_mode_all_absent(r, r->modes.v[i]))
+			strv_push(&absent, r->modes.v[i]);
+	if (!absent.n)
+		return;
+	if (absent.n == r->modes.n) {
+		fprintf(f, "> **Every knob is absent** in every mode (");
+		strv_print(f, &absent, " ");
+		fprintf(f, "): this kernel has none of the patched knobs, so all runs ran the same kernel behaviour. **patched == vanilla**: any difference between the modes is run-to-run noise.\n");
+	} else {
+		fprintf(f, "> **Knobs absent** in mode(s) ");
+		strv_print(f, &absent, " ");
+		fprintf(f, ": those runs ran the kernel's default behaviour, the same as vanilla.\n");
+	}
+	fprintf(f, "\n");
+	strv_free(&absent);
+}
+
+static void checks_at_a_glance(struct rep *r, FILE *f)
+{
+	size_t i, j, c[3];
+
+	fprintf(f, "## Checks at a glance\n\n");
+	fprintf(f, "| scenario | reproduced | not reproduced | not measured |\n|---|---|---|---|\n");
+	for (i = 0; i < r->nscn; i++) {
+		struct rep_scn *s = &r->scn[i];
+
+		c[0] = c[1] = c[2] = 0;
+		for (j = 0; j < s->nverdicts; j++)
+			c[s->verdicts[j].v.kind]++;
+		fprintf(f, "| %s | %zu | %zu | %zu |\n", s->name, c[AGG_REPRODUCED],
+			c[AGG_NOT_REPRODUCED], c[AGG_NOT_MEASURED]);
+	}
+	fprintf(f, "\n");
+}
+
+static void runs_not_ok(struct rep *r, FILE *f)
+{
+	static const char *const keys[] = {
+		"exit_status", "oom_kills", "splats", "splat_kinds", "simulated_seconds",
+	};
+	size_t i, k, nok = 0;
+
+	for (i = 0; i < r->nruns; i++)
+		nok += !strcmp(r->runs[i].status, "ok");
+	if (nok == r->nruns)
+		return;
+	fprintf(f, "## Runs not ok (left out of every table and plot)\n\n");
+	fprintf(f, "| run | status | details |\n|---|---|---|\n");
+	for (i = 0; i < r->nruns; i++) {
+		struct rep_run *run = &r->runs[i];
+		char *err = NULL, *line;
+		int any = 0;
+
+		if (!strcmp(run->status, "ok"))
+			continue;
+		fprintf(f, "| %s | %s | ", run->name, run->status);
+		/* the status file's facts, in its order */
+		for (line = run->status_text; line && *line;) {
+			char *nl = strchr(line, '\n');
+			size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+			for (k = 0; line != run->status_text && k < sizeof(keys) / sizeof(keys[0]); k++) {
+				size_t kl = strlen(keys[k]);
+
+				if (len > kl && !strncmp(line, keys[k], kl) && line[kl] == '=') {
+					fprintf(f, "%s%.*s", any ? " " : "", (int)len, line);
+					any = 1;
+				}
+			}
+			line = nl ? nl + 1 : NULL;
+		}
+		if (!any)
+			fprintf(f, "-");
+		err = rep_err_of(r, run);
+		if (!strcmp(run->status, "ok-but-unsummarized")) {
+			free(err);
+			err = strdup("no summary.tsv: run scripts/summarize-run.sh on it");
+		}
+		if (err && *err)
+			fprintf(f, "; %s", err);
+		fprintf(f, " |\n");
+		free(err);
+	}
+	fprintf(f, "\n");
+}
+
+/* a metric table: fs | mode | runs | one column per metric */
+static void metric_table(struct rep *r, struct rep_scn *s, FILE *f,
+			 const struct strv *metrics, const struct strv *titles)
+{
+	char a[32], b[32], c[32];
+	size_t i, j, k;
+
+	fprintf(f, "| fs | mode | runs |");
+	for (k = 0; k < metrics->n; k++)
+		fprintf(f, " %s |", titles ? titles->v[k] : metrics->v[k]);
+	fprintf(f, "\n|---|---|---|");
+	for (k = 0; k < metrics->n; k++)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+	for (i = 0; i < r->fs.n; i++) {
+		for (j = 0; j < r->modes.n; j++) {
+			const char *fs = r->fs.v[i], *m = r->modes.v[j];
+			size_t ok = rep_count_runs(r, s->name, fs, m, 1);
+			size_t bad = rep_count_runs(r, s->name, fs, m, 0);
+
+			if (!ok && !bad)
+				continue;
+			fprintf(f, "| %s | %s | %zu", fs, m, ok);
+			if (bad)
+				fprintf(f, " (+%zu not ok)", bad);
+			fprintf(f, " |");
+			for (k = 0; k < metrics->n; k++) {
+				const struct agg_group *g = rep_group(s, fs, m, metrics->v[k]);
+
+				if (!g) {
+					fprintf(f, " - |");
+					continue;
+				}
+				fprintf(f, " %s", fmt(a, sizeof(a), g->median));
+				fmt(b, sizeof(b), g->min);
+				fmt(c, sizeof(c), g->max);
+				if (g->n > 1 && rep_formatted_differ(g->min, g->max))
+					fprintf(f, " (%s–%s)", b, c);
+				if (rep_not_significant(r, s, fs, m, metrics->v[k]))
+					fprintf(f, " n.s.");
+				fprintf(f, " |");
+			}
+			fprintf(f, "\n");
+		}
+	}
+}
+
+static void side_text(FILE *f, const struct agg_side *side, const struct agg_value *v)
+{
+	char a[32], b[32];
+
+	if (side->is_number)
+		fprintf(f, "%s", fmt(a, sizeof(a), side->number));
+	else if (!v->n)
+		fprintf(f, "no data");
+	else
+		fprintf(f, "%s (n=%zu, spread %s)", fmt(a, sizeof(a), v->median), v->n,
+			fmt(b, sizeof(b), v->spread));
+}
+
+static void checks_section(struct rep_scn *s, FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "### Checks\n\n");
+	if (s->have_file && s->file.field[SCN_THREAD][0])
+		fprintf(f, "**Thread's figures:** %s\n", s->file.field[SCN_THREAD]);
+	fprintf(f, "\n");
+	if (s->have_file && s->file.field[SCN_COMPARE][0])
+		fprintf(f, "**Expected:** %s\n", s->file.field[SCN_COMPARE]);
+	fprintf(f, "\n");
+	if (!s->nverdicts) {
+		fprintf(f, "No checks: the scenario file has no `# Check:` lines.\n\n");
+		return;
+	}
+	fprintf(f, "| verdict | check | where | measured (median, runs, spread) |\n|---|---|---|---|\n");
+	for (i = 0; i < s->nverdicts; i++) {
+		const struct rep_verdict *v = &s->verdicts[i];
+		const char *note = agg_verdict_note(v->check, &v->v);
+
+		fprintf(f, "| %s | `%s` | %s | ", agg_verdict_name(v->v.kind),
+			v->check->text, v->v.where);
+		side_text(f, &v->check->left, &v->v.left);
+		fprintf(f, " %s ", agg_op_name(v->check->op));
+		side_text(f, &v->check->right, &v->v.right);
+		if (strcmp(note, "-"))
+			fprintf(f, "; %s", note);
+		fprintf(f, " |\n");
+	}
+	fprintf(f, "\n");
+}
+
+static void waits_section(struct rep *r, struct rep_scn *s, FILE *f)
+{
+	static const char *const base[] = {
+		"waits.events", "waits.p50_usec", "waits.p90_usec",
+		"waits.full_timeout_share", "waits.stalled_ms_per_s",
+	};
+	struct strv m = { 0 };
+	size_t i;
+
+	fprintf(f, "### Reclaim waits\n\n");
+	fprintf(f, "Median over the ok runs (min–max when they differ); n.s.: the difference to %s is not significant (smaller than either spread).\n\n",
+		r->ref_mode);
+	for (i = 0; i < sizeof(base) / sizeof(base[0]); i++)
+		strv_add_unique(&m, base[i]);
+	rep_metrics_like(s, &m, "waits.task.", ".events", ".full_timeout_share");
+	rep_check_metrics(s, &m, "waits.", 1);
+	metric_table(r, s, f, &m, NULL);
+	fprintf(f, "\n");
+	strv_free(&m);
+}
+
+static void workload_section(struct rep *r, struct rep_scn *s, FILE *f)
+{
+	struct strv m = { 0 };
+
+	fprintf(f, "### Workload\n\n");
+	rep_metrics_like(s, &m, "tool.", ".mbps", NULL);
+	strv_remove_prefix(&m, "tool.verify.");
+	strv_add_unique(&m, "workload.oom_kills");
+	rep_metrics_like(s, &m, "tool.", ".bad_chunks", NULL);
+	strv_add_unique(&m, "run.simulated_seconds");
+	rep_check_metrics(s, &m, "waits.", 0);
+	metric_table(r, s, f, &m, NULL);
+	fprintf(f, "\n");
+	strv_free(&m);
+}
+
+static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
+{
+	static const char *const cols[] = {
+		"avgrq_sz_mean", "avgqu_sz_mean", "await_mean", "util_mean", "written_mb",
+	};
+	static const char *const titles[] = {
+		"avgrq-sz (sectors)", "avgqu-sz", "await (ms)", "%util", "written MB",
+	};
+	struct strv devs = { 0 }, m = { 0 }, t = { 0 };
+	char name[256];
+	size_t i, k;
+
+	rep_metrics_like(s, &devs, "iostat.", ".util_mean", NULL);
+	if (!devs.n)
+		return;
+	fprintf(f, "### iostat (means over the workload)\n\n");
+	for (i = 0; i < devs.n; i++) {
+		/* iostat.DEV.util_mean -> DEV */
+		const char *d = devs.v[i] + strlen("iostat.");
+		size_t dl = strlen(d) - strlen(".util_mean");
+
+		if (devs.n > 1)
+			fprintf(f, "Device %.*s:\n\n", (int)dl, d);
+		snprintf(name, sizeof(name), "iostat.%.*s.intervals", (int)dl, d);
+		if (!rep_any_group_max_above(s, name, 0)) {
+			fprintf(f, "No complete iostat interval in any run (the workloads were shorter than the sampling interval).\n\n");
+			continue;
+		}
+		for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+			snprintf(name, sizeof(name), "iostat.%.*s.%s", (int)dl, d, cols[k]);
+			strv_push(&m, name);
+			strv_push(&t, titles[k]);
+		}
+		metric_table(r, s, f, &m, &t);
+		fprintf(f, "\n");
+		strv_free(&m);
+		strv_free(&t);
+	}
+	strv_free(&devs);
+}
+
+static void counters_section(struct rep *r, struct rep_scn *s, FILE *f)
+{
+	struct strv cells = { 0 }, counters = { 0 };
+	char cell[256], a[32];
+	size_t i, j;
+
+	fprintf(f, "### Counters\n\n");
+	fprintf(f, "Median over the ok runs of the debugfs counters after the workload, as `grep -r . /debug/vm` shows them; counters that are 0 in every run are left out.\n\n");
+	for (i = 0; i < r->fs.n; i++)
+		for (j = 0; j < r->modes.n; j++)
+			if (rep_count_runs(r, s->name, r->fs.v[i], r->modes.v[j], 1)) {
+				snprintf(cell, sizeof(cell), "%s/%s", r->fs.v[i], r->modes.v[j]);
+				strv_push(&cells, cell);
+			}
+	for (i = 0; i < s->ngroups; i++) {
+		const struct agg_group *g = &s->groups[i];
+
+		if (!strncmp(g->metric, "counter.", 8) && (g->min != 0 || g->max != 0))
+			strv_add_unique(&counters, g->metric);
+	}
+	strv_sort(&counters);
+	if (!counters.n || !cells.n) {
+		fprintf(f, "Every counter is 0.\n\n");
+		goto out;
+	}
+	fprintf(f, "| counter |");
+	for (i = 0; i < cells.n; i++)
+		fprintf(f, " %s |", cells.v[i]);
+	fprintf(f, "\n|---|");
+	for (i = 0; i < cells.n; i++)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+	for (j = 0; j < counters.n; j++) {
+		fprintf(f, "| /debug/vm/%s |", counters.v[j] + strlen("counter."));
+		for (i = 0; i < cells.n; i++) {
+			char *slash = strchr(cells.v[i], '/');
+			const struct agg_group *g;
+
+			*slash = '\0';
+			g = rep_group(s, cells.v[i], slash + 1, counters.v[j]);
+			*slash = '/';
+			fprintf(f, " %s |", g ? fmt(a, sizeof(a), g->median) : "-");
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n");
+out:
+	strv_free(&cells);
+	strv_free(&counters);
+}
+
+static void scenario_section(struct rep *r, struct rep_scn *s, FILE *f,
+			     FILE *notes)
+{
+	const struct rep_run *first = rep_first_run(r, s->name);
+	char *mem = NULL, *tmo = NULL, *prof = NULL, *model = NULL;
+	size_t i;
+
+	fprintf(f, "## %s\n\n", s->have_file ? s->file.title : s->name);
+	if (!s->have_file)
+		fprintf(f, "(no rootfs/scenarios/%s.scn: no description and no checks)\n", s->name);
+	if (s->have_file && s->file.field[SCN_MEASURES][0])
+		fprintf(f, "**Measures:** %s\n\n", s->file.field[SCN_MEASURES]);
+	if (s->have_file && s->file.field[SCN_HEADLINE][0])
+		fprintf(f, "**Headline:** %s\n\n", s->file.field[SCN_HEADLINE]);
+	if (first && first->conf) {
+		mem = rep_conf_value(first->conf, "mem");
+		tmo = rep_conf_value(first->conf, "timeout");
+		prof = rep_conf_value(first->conf, "profile");
+		model = rep_conf_value(first->conf, "profile_values");
+	}
+	if (model) {
+		/* "name=hdd,rbw=...,qd=32" -> "rbw=... qd=32" */
+		char *p = strncmp(model, "name=", 5) ? model : strchr(model, ',');
+
+		p = p == model ? model : (p ? p + 1 : model + strlen(model));
+		memmove(model, p, strlen(p) + 1);
+		for (p = model; *p; p++)
+			if (*p == ',')
+				*p = ' ';
+	}
+	fprintf(f, "**Setup:** guest memory %s, timeout %s s; device profile **%s** (%s; bandwidths in kB/s, times in µs).\n\n",
+		mem && *mem ? mem : "?", tmo && *tmo ? tmo : "?", prof && *prof ? prof : "?",
+		model && *model ? model : "?");
+	free(mem);
+	free(tmo);
+	free(prof);
+	free(model);
+	fprintf(f, "**Parameters:** ");
+	rep_print_params(r, first, f);
+	fprintf(f, "\n\n**Knobs:**\n\n");
+	for (i = 0; i < r->modes.n; i++)
+		rep_knob_line(r, s->name, r->modes.v[i], f);
+	fprintf(f, "\n");
+	checks_section(s, f);
+	waits_section(r, s, f);
+	workload_section(r, s, f);
+	iostat_section(r, s, f);
+	counters_section(r, s, f);
+	rep_plots_section(r, s, f, notes);
+}
+
+int report_markdown(struct rep *r, FILE *f, FILE *notes)
+{
+	size_t i;
+
+	header(r, f);
+	absent_knobs(r, f);
+	checks_at_a_glance(r, f);
+	runs_not_ok(r, f);
+	for (i = 0; i < r->nscn; i++)
+		scenario_section(r, &r->scn[i], f, notes);
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report: report.md, report.html and the plots of a comparison matrix.
+ *
+ * Reads only the saved run folders (MATRIX/runs/NAME/: status, run.conf,
+ * params, knobs, kernel-release, workload-seconds, *.progress and the
+ * derived/ files of summarize-run.sh), MATRIX/matrix.conf, MATRIX/NAME.err
+ * and the scenario files (scenario.c).  The statistics and the checks are
+ * aggregate.c's; summary rows are read by metric name.  Plots are gnuplot
+ * scripts and data written into the plots folder and drawn by gnuplot.
+ * The same runs give the same report.
+ */
+#ifndef RECLAIMLAB_REPORT_H
+#define RECLAIMLAB_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct rep_opts {
+	const char *matrix;		/* the matrix folder */
+	const char *scenarios;		/* folder of NAME.scn */
+	const char *fs_order;		/* "ext4 xfs ...": the catalogue's order */
+	const char *mode_order;		/* "patched vanilla ..." */
+	const char *png_term;		/* gnuplot's png terminal, NULL: no plots */
+};
+
+/*
+ * Writes MATRIX/report.md, MATRIX/report.html and MATRIX/plots/.  Returns
+ * 0, or -1 with a message in err.  notes (may be NULL) gets one line per
+ * plot gnuplot could not draw.
+ */
+int report_write(const struct rep_opts *o, FILE *notes, char *err,
+		 size_t errlen);
+
+/* Numbers for people: whole above 1000 or when whole, else 3 digits. */
+void rep_fmt(char *buf, size_t size, double v);
+
+/*
+ * The value of the last "key=value" line of text (a file's contents), the
+ * quotes of folders written before 2026-12 removed; malloc'ed, NULL if the
+ * key is not there.
+ */
+char *rep_conf_value(const char *text, const char *key);
+
+/* A compare.sh error line without "reclaimlab: " and a trailing "; .../path". */
+void rep_err_line(char *line);
+
+/* Whether a guest-written name may go into a gnuplot script: [A-Za-z0-9._-]. */
+int rep_safe_name(const char *name);
+
+#endif
