@@ -5,11 +5,12 @@
 #   scripts/deps.sh --check  only report; exit 1 if something is missing
 set -eu
 
-# the mkfs tools of the catalogue's filesystems, and the rest
+# the mkfs tools of the catalogue's filesystems, and the rest (chromium:
+# the tests render report.html in it)
 PACKAGES="linux-source-6.12 busybox-static $(sed -n 's/^fs\t[^\t]*\t\([^\t]*\).*/\1/p' \
 	"$(dirname "$0")/catalogue.tsv" | tr '\n' ' ')gcc libc6-dev make bc bison flex
 libelf-dev cpio gdb ccache python3 xz-utils git gnuplot-nox valgrind shellcheck
-util-linux"
+util-linux chromium"
 
 check_only=0
 case "${1:-}" in

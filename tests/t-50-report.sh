@@ -202,3 +202,32 @@ t_report_valgrind_clean() {
 		fail "rl-report under valgrind: exit $?: $(head -20 "$TEST_TMP/vg.err")"
 	grep -qx '16 of 19 runs ok' "$TEST_TMP/vg.out" || fail "unexpected summary: $(cat "$TEST_TMP/vg.out")"
 }
+
+# report.html opens in a browser by itself: headless Chromium loads it from
+# the file system (no server, no network), draws it into a PNG, and its DOM
+# has every scenario's section with its figures inline.
+t_report_html_renders() {
+	local m dom s title nsvg
+	command -v chromium >/dev/null || fail "chromium is not installed (scripts/deps.sh installs it)"
+	m=$(report_copy html)
+	"$RL_TOP/scripts/report.sh" "$m" 2>/dev/null || fail "report.sh failed"
+	[ -s "$m/report.html" ] || fail "no report.html"
+	! grep -qE '(src|href)="https?:' "$m/report.html" || fail "report.html loads something from the network"
+	timeout 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
+		--window-size=1200,3000 --screenshot="$TEST_TMP/report.png" "file://$m/report.html" \
+		>"$TEST_TMP/chromium.out" 2>"$TEST_TMP/chromium.err" || fail "chromium failed: $(tail -3 "$TEST_TMP/chromium.err")"
+	[ "$(head -c 4 "$TEST_TMP/report.png" | tail -c 3)" = PNG ] || fail "no PNG screenshot"
+	[ "$(stat -c %s "$TEST_TMP/report.png")" -gt 50000 ] || fail "the screenshot is nearly empty"
+	! grep -E 'Uncaught|Failed to load resource|net::ERR_' "$TEST_TMP/chromium.err" ||
+		fail "the page did not load cleanly"
+	dom=$TEST_TMP/report.dom
+	timeout 120 chromium --headless=new --no-sandbox --disable-gpu --dump-dom "file://$m/report.html" \
+		>"$dom" 2>/dev/null || fail "chromium --dump-dom failed"
+	for s in fs-completion memcg-dd usb-responsiveness; do
+		title=$("$RL_HOST_TOOLS/rl-scenario-info" --field title "$RL_TOP/rootfs/scenarios/$s.scn")
+		grep -qF "<h2>${title//&/&amp;}</h2>" "$dom" || fail "no section for $s in the rendered page"
+	done
+	nsvg=$(grep -o '<svg' "$dom" | wc -l)
+	[ "$nsvg" = "$(find "$m/plots" -name '*.svg' | wc -l)" ] || fail "$nsvg figures inline, expected one per SVG plot"
+	echo "rendered: $(stat -c %s "$TEST_TMP/report.png") bytes of PNG, $nsvg figures inline"
+}
