@@ -263,7 +263,8 @@ args="mem=$mem initrd=$RL_ROOTFS umid=rl-$run_id uml_dir=$tmp/uml"
 ln -s "$out" "$tmp/run"
 args="$args hostfs=$tmp/run,confine reclaimlab.run=$tmp/run"
 if [ "$interactive" = 1 ]; then
-	args="$args con0=fd:0,fd:1 con=null reclaimlab.interactive=1"
+	# a quiet console: kernel messages go to console.log (rootfs/init)
+	args="$args con0=fd:0,fd:1 con=null reclaimlab.interactive=1 loglevel=1"
 else
 	args="$args con0=null,fd:1 con=null"
 fi
