@@ -6,6 +6,7 @@
  * Exit status: 0 ok, 1 out of memory or output write error, 2 bad usage,
  * unreadable input or a bad check.
  */
+#include "cli.h"
 #include "aggregate.h"
 
 #include <errno.h>
@@ -65,19 +66,7 @@ struct opts {
 	size_t nfiles;
 };
 
-static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
+#define die_usage(...) cli_die_usage(PROG, __VA_ARGS__)
 
 static void die_nomem(void)
 {

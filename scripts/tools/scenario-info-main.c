@@ -5,6 +5,7 @@
  * The scripts read its key=value lines (never source them).  Exit status:
  * 0 ok, 1 output error, 2 bad usage, a bad scenario or a bad --set value.
  */
+#include "cli.h"
 #include "scenario.h"
 
 #include <stdarg.h>
@@ -30,19 +31,7 @@ static const char usage_text[] =
 	"  --checks   the '# Check:' lines, one per line\n"
 	"Exit status: 0 ok, 1 write error, 2 bad usage, scenario or value.\n";
 
-static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
+#define die_usage(...) cli_die_usage(PROG, __VA_ARGS__)
 
 /* "2*WRITE_SIZE with WRITE_SIZE=64M", or "WRITE_SIZE=64M" for a bare name */
 static void use_desc(const struct scenario *s, const char *expr)

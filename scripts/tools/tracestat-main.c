@@ -9,6 +9,7 @@
  * Exit status: 0 ok, 1 out of memory or output write error, 2 bad usage or
  * unreadable input.
  */
+#include "cli.h"
 #include "tracestat.h"
 
 #include <errno.h>
@@ -61,20 +62,7 @@ static void on_signal(int sig)
 	stop_reading = 1;
 }
 
-static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* One line naming the bad value and the valid choices, then exit 2. */
-static void die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
+#define die_usage(...) cli_die_usage(PROG, __VA_ARGS__)
 
 static double parse_duration(const char *s)
 {
