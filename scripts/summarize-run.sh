@@ -66,7 +66,7 @@ rows() { # METRIC-PREFIX: "key value" lines on stdin
 		[ -f "$out" ] || continue
 		w=$(basename "$out" .out)
 		grep -h '^op=' "$out" | tr ' ' '\n' | awk -F= -v w="$w" 'NF == 2 { s[$1] += $2; n[$1]++ }
-			END { for (k in s) if (k == "mbps" || k == "seconds" || k == "bytes" || k == "bad_chunks" || k == "system_pct") print w "." k, (k == "mbps" || k == "seconds" || k == "system_pct") ? s[k] / n[k] : s[k] }' |
+			END { for (k in s) if (k ~ /^(mbps|busy_mbps|seconds|first_write_s|bytes|bad_chunks|system_pct)$/) print w "." k, (k ~ /^(bytes|bad_chunks)$/) ? s[k] : s[k] / n[k] }' |
 			rows "tool."
 	done
 	# knobs in effect (1/0, or absent)

@@ -54,3 +54,25 @@ t_compare_report_generated() {
 	done
 	ls "$m"/plots/*.svg >/dev/null || fail "no plots"
 }
+
+# kupdate-after-exit's check (tool.kupdate.busy_mbps > 40) can pass and can
+# fail: the writeout rate while the disk writes follows the device, where
+# the average over the whole wait (tool.kupdate.mbps) never could.
+t_kupdate_check_can_pass_and_fail() {
+	local fast=$TEST_TMP/kupdate-hdd slow=$TEST_TMP/kupdate-slow v
+	guest "$fast" --time-travel=cpu --disk ext4:hdd --scenario kupdate-after-exit >/dev/null ||
+		fail "kupdate-after-exit on hdd: $(head -1 "$fast/status")"
+	guest "$slow" --time-travel=cpu --disk ext4:hdd,wbw=20000 --scenario kupdate-after-exit >/dev/null ||
+		fail "kupdate-after-exit on a 20 MB/s disk: $(head -1 "$slow/status")"
+	for r in "$fast" "$slow"; do
+		"$RL_TOP/scripts/summarize-run.sh" "$r" || fail "cannot summarize $r"
+		v=$(awk -F'\t' '$7 == "tool.kupdate.busy_mbps" { print $8 }' "$r/$RL_DERIVED/summary.tsv")
+		echo "$(basename "$r"): busy_mbps=$v $(cat "$r/kupdate.out")"
+		[ -n "$v" ] || fail "no tool.kupdate.busy_mbps in $r"
+		if [ "$r" = "$fast" ]; then
+			awk -v v="$v" 'BEGIN { exit !(v > 40) }' || fail "on hdd (95 MB/s) the check does not pass: $v"
+		else
+			awk -v v="$v" 'BEGIN { exit !(v < 40 && v > 5) }' || fail "on a 20 MB/s disk the check does not fail: $v"
+		fi
+	done
+}
