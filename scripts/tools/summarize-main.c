@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rl-summarize RUNDIR: the run's summary rows into RUNDIR/derived/summary.tsv
+ * (see summarize.h).  A summary that fails half-way leaves nothing behind.
+ *
+ * Exit status: 0 ok, 1 write error, 2 bad usage or not a run folder.
+ */
+#include "cli.h"
+#include "report-model.h"
+#include "summarize.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PROG "rl-summarize"
+
+int main(int argc, char **argv)
+{
+	char err[1024], *derived, *tmp, *final;
+	size_t n;
+	FILE *f;
+	int rc;
+
+	if (argc == 2 && !strcmp(argv[1], "--help")) {
+		printf("usage: " PROG " RUNDIR\n"
+		       "Writes RUNDIR/derived/summary.tsv (run scenario fs profile mode repeat\n"
+		       "metric value rows) and the trace's waits-hist.tsv, waits-cdf.tsv and\n"
+		       "waits-series.tsv beside it; what the run is comes from RUNDIR/run.conf.\n");
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-')
+		cli_die_usage(PROG, "usage: " PROG " RUNDIR (one run folder)");
+	n = strlen(argv[1]) + 32;
+	derived = rep_xmalloc(n);
+	tmp = rep_xmalloc(n);
+	final = rep_xmalloc(n);
+	snprintf(derived, n, "%s/" RL_DERIVED_DIR, argv[1]);
+	snprintf(tmp, n, "%s/summary.tsv.tmp", derived);
+	snprintf(final, n, "%s/summary.tsv", derived);
+	snprintf(final, n, "%s/run.conf", argv[1]);
+	if (access(final, R_OK))
+		cli_die_usage(PROG, "'%s' is not a run folder (no run.conf)", argv[1]);
+	snprintf(final, n, "%s/summary.tsv", derived);
+	if (mkdir(derived, 0755) && errno != EEXIST) {
+		fprintf(stderr, PROG ": cannot create %s: %s\n", derived, strerror(errno));
+		return errno == ENOENT ? 2 : 1;
+	}
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno));
+		return 1;
+	}
+	rc = summarize_run(argv[1], derived, f, err, sizeof(err));
+	if (fclose(f) && !rc) {
+		snprintf(err, sizeof(err), "cannot write %s", tmp);
+		rc = -1;
+	}
+	if (rc || rename(tmp, final)) {
+		unlink(tmp);
+		fprintf(stderr, PROG ": %s\n", rc ? err : "cannot rename the summary");
+		rc = strstr(err, "run folder") || strstr(err, "scenario") ? 2 : 1;
+	}
+	free(derived);
+	free(tmp);
+	free(final);
+	return rc;
+}

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A run folder into summary rows; see summarize.h.  Every file is read as
+ * data the guest wrote: a line that does not parse is skipped, a value that
+ * is not a number gives no row (knobs excepted, whose "absent" is text).
+ */
+#include "summarize.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report-model.h"
+#include "tracestat.h"
+
+/* metrics of a tool's result line: averaged over its lines, or summed */
+static const char *const tool_mean[] = { "mbps", "busy_mbps", "seconds", "first_write_s", "system_pct" };
+static const char *const tool_sum[] = { "bytes", "bad_chunks" };
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int summarize_is_number(const char *s)
+{
+	const char *p = s;
+
+	if (*p == '-')
+		p++;
+	if (!*p || !strchr("0123456789.", *p))
+		return 0;
+	p += strspn(p, "0123456789.");
+	if (*p == 'e') {
+		p++;
+		if (*p == '-' || *p == '+')
+			p++;
+		if (!strchr("0123456789", *p) || !*p)
+			return 0;
+		p += strspn(p, "0123456789");
+	}
+	return !*p;
+}
+
+struct rows {
+	FILE *out;
+	char prefix[1024];
+};
+
+static void row(struct rows *r, const char *metric, const char *value)
+{
+	if (summarize_is_number(value))
+		fprintf(r->out, "%s\t%s\t%s\n", r->prefix, metric, value);
+}
+
+/* a computed number as awk prints it: whole, or %.6g */
+static void row_num(struct rows *r, const char *metric, double v)
+{
+	char buf[64];
+
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, sizeof(buf), "%.0f", v == 0 ? 0.0 : v);
+	else
+		snprintf(buf, sizeof(buf), "%.6g", v);
+	row(r, metric, buf);
+}
+
+static char *file_of(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = rep_xmalloc(n), *t;
+
+	snprintf(p, n, "%s/%s", dir, name);
+	t = rep_read_file(p, NULL);
+	free(p);
+	return t;
+}
+
+/* next line of *p, NUL-terminated in place; NULL at the end */
+static char *next_line(char **p)
+{
+	char *l = *p, *nl;
+
+	if (!l || !*l)
+		return NULL;
+	nl = strchr(l, '\n');
+	if (nl) {
+		*nl = '\0';
+		*p = nl + 1;
+	} else {
+		*p = l + strlen(l);
+	}
+	return l;
+}
+
+static void status_rows(struct rows *r, char *text)
+{
+	char metric[256], *p = text, *l;
+	int first = 1;
+
+	while ((l = next_line(&p))) {
+		char *eq;
+
+		if (first) {
+			/* text, kept by aggregate.c as the run's status */
+			fprintf(r->out, "%s\trun.status\t%s\n", r->prefix, l);
+			first = 0;
+			continue;
+		}
+		eq = strchr(l, '=');
+		if (!eq || eq == l || (size_t)(eq - l) > 200)
+			continue;
+		*eq = '\0';
+		if (!strcmp(l, "run"))
+			continue;
+		/* one count of OOM kills: the status file's */
+		snprintf(metric, sizeof(metric), "%s.%s",
+			 strcmp(l, "oom_kills") ? "run" : "workload", l);
+		row(r, metric, eq + 1);
+	}
+}
+
+static int trace_rows(struct rows *r, const char *dir, const char *derived,
+		      char *err, size_t errlen)
+{
+	static struct tracestat ts;
+	char *path, *ws, *line, *p;
+	double t0, t1;
+	FILE *f, *tsv;
+	size_t n = strlen(dir) + 32, dn = strlen(derived) + 32;
+	char *tsvbuf = NULL;
+	size_t tsvlen = 0;
+	int rc;
+
+	path = rep_xmalloc(n);
+	snprintf(path, n, "%s/trace.txt", dir);
+	f = fopen(path, "r");
+	free(path);
+	if (!f)
+		return 0;
+	tracestat_init(&ts);
+	tracestat_by_comm(&ts);
+	ws = file_of(dir, "workload-seconds");
+	if (ws && sscanf(ws, "%lf %lf", &t0, &t1) == 2 && t1 >= t0) {
+		char d[32];
+
+		/* the workload's span, as the shell's %.3f of t1 - t0 gave it */
+		snprintf(d, sizeof(d), "%.3f", t1 - t0);
+		if (strtod(d, NULL) > 0)
+			tracestat_set_duration(&ts, strtod(d, NULL));
+		tracestat_series(&ts, t0, t1, 0.1);
+	}
+	free(ws);
+	rc = tracestat_feed_stream(&ts, f, NULL);
+	fclose(f);
+	if (rc < 0) {
+		tracestat_free(&ts);
+		return fail(err, errlen, "cannot read %s/trace.txt", dir);
+	}
+	tracestat_finish(&ts);
+	path = rep_xmalloc(dn);
+	snprintf(path, dn, "%s/waits-hist.tsv", derived);
+	if ((f = fopen(path, "w"))) {
+		tracestat_print_hist(f, &ts);
+		rc |= fclose(f);
+	}
+	snprintf(path, dn, "%s/waits-cdf.tsv", derived);
+	if ((f = fopen(path, "w"))) {
+		tracestat_print_cdf(f, &ts);
+		rc |= fclose(f);
+	}
+	if (ts.want_series) {
+		snprintf(path, dn, "%s/waits-series.tsv", derived);
+		if ((f = fopen(path, "w"))) {
+			tracestat_print_series(f, &ts);
+			rc |= fclose(f);
+		}
+	}
+	free(path);
+	tsv = open_memstream(&tsvbuf, &tsvlen);
+	tracestat_print_tsv(tsv, &ts);
+	fclose(tsv);
+	tracestat_free(&ts);
+	/* waits.KEY, comm.NAME.* as waits.task.NAME.*, not the task-pid table */
+	for (p = tsvbuf; (line = next_line(&p));) {
+		char metric[512], *tab = strchr(line, '\t');
+
+		if (!tab || !strncmp(line, "task.", 5))
+			continue;
+		*tab = '\0';
+		if (!strncmp(line, "comm.", 5))
+			snprintf(metric, sizeof(metric), "waits.task.%s", line + 5);
+		else
+			snprintf(metric, sizeof(metric), "waits.%s", line);
+		row(r, metric, tab + 1);
+	}
+	free(tsvbuf);
+	ws = file_of(dir, "trace.txt.overrun");
+	if (ws) {
+		ws[strcspn(ws, "\n")] = '\0';
+		row(r, "run.trace_overrun", ws);
+		free(ws);
+	}
+	return rc ? fail(err, errlen, "cannot write the trace's files in %s", derived) : 0;
+}
+
+/* "name:value" lines: the debugfs counters as grep -r . shows them */
+static void counter_rows(struct rows *r, char *text)
+{
+	char metric[256], *p = text, *l;
+
+	while ((l = next_line(&p))) {
+		char *c = strchr(l, ':');
+
+		if (!c || (size_t)(c - l) > 200)
+			continue;
+		*c = '\0';
+		snprintf(metric, sizeof(metric), "counter.%s", l);
+		row(r, metric, c + 1);
+	}
+}
+
+/* /proc/vmstat before and after: the non-zero deltas, by name */
+static void vmstat_rows(struct rows *r, char *before, char *after)
+{
+	char metric[256], name[200], *p = after, *l;
+	long long a, b;
+
+	while ((l = next_line(&p))) {
+		char *q, *bl;
+
+		if (sscanf(l, "%199s %lld", name, &a) != 2)
+			continue;
+		/* the same name in the before file */
+		for (q = before; q && *q; q = bl ? bl + 1 : NULL) {
+			char nb[200];
+
+			bl = strchr(q, '\n');
+			if (sscanf(q, "%199s %lld", nb, &b) == 2 && !strcmp(nb, name)) {
+				if (a - b) {
+					snprintf(metric, sizeof(metric), "vmstat.%s", name);
+					row_num(r, metric, (double)(a - b));
+				}
+				break;
+			}
+		}
+	}
+}
+
+static void iostat_rows(struct rows *r, char *text)
+{
+	char metric[512], dev[128] = "", *p = text, *l;
+
+	while ((l = next_line(&p))) {
+		char *eq = strchr(l, '=');
+
+		if (!eq || strchr(eq + 1, '='))
+			continue;
+		*eq = '\0';
+		if (!strcmp(l, "device")) {
+			snprintf(dev, sizeof(dev), "%s", eq + 1);
+			continue;
+		}
+		if (!dev[0] || (size_t)(eq - l) > 200)
+			continue;
+		snprintf(metric, sizeof(metric), "iostat.%s.%s", dev, l);
+		row(r, metric, eq + 1);
+	}
+}
+
+/* NAME.out: the op= result lines of one workload tool */
+static void tool_rows(struct rows *r, const char *name, char *text)
+{
+	double sum[7] = { 0 };
+	size_t n[7] = { 0 }, k, nm = sizeof(tool_mean) / sizeof(tool_mean[0]);
+	char metric[512], *p = text, *l;
+
+	while ((l = next_line(&p))) {
+		char *tok, *save;
+
+		if (strncmp(l, "op=", 3))
+			continue;
+		for (tok = strtok_r(l, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			char *eq = strchr(tok, '=');
+
+			if (!eq || strchr(eq + 1, '='))
+				continue;
+			*eq = '\0';
+			for (k = 0; k < 7; k++) {
+				const char *key = k < nm ? tool_mean[k] : tool_sum[k - nm];
+
+				if (!strcmp(tok, key) && summarize_is_number(eq + 1)) {
+					sum[k] += strtod(eq + 1, NULL);
+					n[k]++;
+				}
+			}
+		}
+	}
+	for (k = 0; k < 7; k++) {
+		const char *key = k < nm ? tool_mean[k] : tool_sum[k - nm];
+
+		if (!n[k])
+			continue;
+		snprintf(metric, sizeof(metric), "tool.%s.%s", name, key);
+		row_num(r, metric, k < nm ? sum[k] / (double)n[k] : sum[k]);
+	}
+}
+
+static void knob_rows(struct rows *r, char *text)
+{
+	char *p = text, *l;
+
+	while ((l = next_line(&p))) {
+		char *eq = strchr(l, '=');
+
+		if (!eq || eq == l)
+			continue;
+		*eq = '\0';
+		fprintf(r->out, "%s\tknob.%s\t%.*s\n", r->prefix, l,
+			(int)strcspn(eq + 1, "="), eq + 1);
+	}
+}
+
+static int cmp_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
+		  size_t errlen)
+{
+	static const char *const keys[] = { "scenario", "fs", "profile", "mode", "repeat" };
+	struct rows r = { out, "" };
+	char *conf = file_of(dir, "run.conf"), *t, *t2;
+	const char *base = strrchr(dir, '/');
+	struct dirent **list;
+	size_t k, used;
+	int i, n;
+
+	if (!conf)
+		return fail(err, errlen, "'%s' is not a run folder (no run.conf)", dir);
+	base = base && base[1] ? base + 1 : dir;
+	used = (size_t)snprintf(r.prefix, sizeof(r.prefix), "%s", base);
+	for (k = 0; k < 5; k++) {
+		char *v = rep_conf_value(conf, keys[k]);
+
+		if (!v || !*v || strpbrk(v, "\t\n")) {
+			free(v);
+			free(conf);
+			return fail(err, errlen,
+				    "'%s' did not run a scenario (its run.conf has no %s: run.sh --scenario)",
+				    dir, keys[k]);
+		}
+		used += (size_t)snprintf(r.prefix + used, sizeof(r.prefix) - used, "\t%s", v);
+		free(v);
+	}
+	free(conf);
+	if (used >= sizeof(r.prefix))
+		return fail(err, errlen, "the run's names are too long");
+	t = file_of(dir, "status");
+	if (!t)
+		return fail(err, errlen, "'%s' is not a run folder (no status file)", dir);
+	status_rows(&r, t);
+	free(t);
+	if (trace_rows(&r, dir, derived, err, errlen) < 0)
+		return -1;
+	if ((t = file_of(dir, "counters-after.debug-vm"))) {
+		counter_rows(&r, t);
+		free(t);
+	}
+	t = file_of(dir, "counters-before.vmstat");
+	t2 = file_of(dir, "counters-after.vmstat");
+	if (t && t2)
+		vmstat_rows(&r, t, t2);
+	free(t);
+	free(t2);
+	if ((t = file_of(dir, "iostat-summary.txt"))) {
+		iostat_rows(&r, t);
+		free(t);
+	}
+	n = scandir(dir, &list, NULL, cmp_name);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(list[i]->d_name);
+
+		if (len > 4 && !strcmp(list[i]->d_name + len - 4, ".out") &&
+		    (t = file_of(dir, list[i]->d_name))) {
+			list[i]->d_name[len - 4] = '\0';
+			if (rep_safe_name(list[i]->d_name))
+				tool_rows(&r, list[i]->d_name, t);
+			free(t);
+		}
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+	if ((t = file_of(dir, "knobs"))) {
+		knob_rows(&r, t);
+		free(t);
+	}
+	return ferror(out) ? fail(err, errlen, "cannot write the summary rows") : 0;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * summarize: a run folder's raw files into summary rows, one per metric,
+ *   run scenario fs profile mode repeat metric value
+ * with what the run is taken from its run.conf.  The rows:
+ *   run.*              the status file's facts (run.status: its first line)
+ *   workload.oom_kills the status file's count of OOM kills
+ *   waits.*            the trace (tracestat.c, one pass), waits.task.COMM.*
+ *                      per task name
+ *   counter.*          /sys/kernel/debug/vm after the workload
+ *   vmstat.*           /proc/vmstat deltas over the workload (non-zero)
+ *   iostat.DEV.*       the sampler's summary per device
+ *   tool.NAME.*        each workload's result line (NAME.out: op=...)
+ *   knob.*             the knobs in effect (1/0, or the text absent)
+ * and, beside them in derived/, the trace's histogram, CDF and waits per
+ * 0.1 s (waits-hist.tsv, waits-cdf.tsv, waits-series.tsv).
+ */
+#ifndef RECLAIMLAB_SUMMARIZE_H
+#define RECLAIMLAB_SUMMARIZE_H
+
+#include <stdio.h>
+
+/*
+ * Writes the rows of run folder dir to out and the trace's files into
+ * derived (an existing folder).  Returns 0, or -1 with a message in err.
+ */
+int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
+		  size_t errlen);
+
+/* Whether text is a number as the rows carry them: -?[0-9.]+(e[-+]?[0-9]+)? */
+int summarize_is_number(const char *text);
+
+#endif

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of scripts/tools/summarize.c on a run folder made here. */
+#include "check.h"
+#include "summarize.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static int has(const char *rows, const char *line)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want), "r1\tmemcg-dd\text4\thdd\tpatched\t2\t%s\n", line);
+	if (!strstr(rows, want))
+		fprintf(stderr, "  missing row: %s\n", line);
+	return strstr(rows, want) != NULL;
+}
+
+TEST(test_run_folder_into_rows)
+{
+	char top[] = "/tmp/rl-test-summarize.XXXXXX", dir[256], derived[300], err[512];
+	char *rows = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	CHECK(mkdtemp(top) != NULL);
+	snprintf(dir, sizeof(dir), "%s/r1", top);
+	snprintf(derived, sizeof(derived), "%s/derived", dir);
+	mkdir(dir, 0755);
+	mkdir(derived, 0755);
+	put(dir, "run.conf", "run=r1\nscenario=memcg-dd\nfs=ext4\nprofile=hdd\nmode=patched\nrepeat=2\n");
+	put(dir, "status", "ok\nrun=r1\nexit_status=0\nsimulated_seconds=3.5\nclock=cpu\noom_kills=1\n");
+	put(dir, "trace.txt",
+	    "rl-dd-7 [000] ..... 1.100000: mm_vmscan_reclaim_wait: usec_timeout=1000 usec_delayed=1000 memcg=1 node=0 zone=1 reason=writeback class=write\n"
+	    "kswapd0-3 [000] ..... 1.200000: mm_vmscan_reclaim_wait: usec_timeout=1000 usec_delayed=500 memcg=0 node=0 zone=1 reason=congested class=kswapd\n");
+	put(dir, "workload-seconds", "1.0 3.0\n");
+	put(dir, "counters-after.debug-vm", "nr_throttle_writeback:3\nbad line\n");
+	put(dir, "counters-before.vmstat", "nr_dirty 10\npgscan_direct 5\nnr_free 7\n");
+	put(dir, "counters-after.vmstat", "pgscan_direct 9\nnr_dirty 10\nnr_free 2\n");
+	put(dir, "iostat-summary.txt", "device=ubda\nwrites=12\nutil_mean=55.5\n");
+	put(dir, "writer1.out", "op=write file=/mnt/x bytes=100 seconds=2 mbps=10\nop=write bytes=50 seconds=1 mbps=20\n");
+	put(dir, "knobs", "vm.pageout_work=1\nvm.reclaim_plug=absent\n");
+	out = open_memstream(&rows, &len);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	CHECK_EQ_INT(summarize_run(dir, derived, out, err, sizeof(err)), 0);
+	fclose(out);
+	CHECK(has(rows, "run.status\tok"));
+	CHECK(has(rows, "run.exit_status\t0"));
+	CHECK(has(rows, "run.simulated_seconds\t3.5"));
+	CHECK(has(rows, "workload.oom_kills\t1"));
+	CHECK(strstr(rows, "run.oom_kills") == NULL);
+	CHECK(strstr(rows, "run.clock\t") == NULL);	/* text: no row */
+	CHECK(has(rows, "waits.events\t2"));
+	CHECK(has(rows, "waits.duration_s\t2.000000"));
+	CHECK(has(rows, "waits.task.rl-dd.events\t1"));
+	CHECK(has(rows, "waits.task.kswapd0.p50_usec\t500"));
+	CHECK(strstr(rows, "waits.task.rl-dd-7") == NULL);
+	CHECK(has(rows, "counter.nr_throttle_writeback\t3"));
+	CHECK(has(rows, "vmstat.pgscan_direct\t4"));
+	CHECK(has(rows, "vmstat.nr_free\t-5"));
+	CHECK(strstr(rows, "vmstat.nr_dirty") == NULL);	/* no change: no row */
+	CHECK(has(rows, "iostat.ubda.util_mean\t55.5"));
+	CHECK(has(rows, "tool.writer1.bytes\t150"));
+	CHECK(has(rows, "tool.writer1.mbps\t15"));
+	CHECK(has(rows, "knob.vm.reclaim_plug\tabsent"));
+	snprintf(err, sizeof(err), "%s/waits-series.tsv", derived);
+	CHECK(access(err, R_OK) == 0);
+	free(rows);
+	snprintf(err, sizeof(err), "rm -rf '%s'", top);
+	CHECK(system(err) == 0);
+}
+
+TEST(test_not_a_scenario_run)
+{
+	char top[] = "/tmp/rl-test-summarize.XXXXXX", err[512];
+	FILE *out = fopen("/dev/null", "w");
+
+	CHECK(mkdtemp(top) != NULL);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	CHECK_EQ_INT(summarize_run(top, top, out, err, sizeof(err)), -1);
+	CHECK(strstr(err, "is not a run folder (no run.conf)") != NULL);
+	put(top, "run.conf", "run=x\nmem=1G\n");
+	CHECK_EQ_INT(summarize_run(top, top, out, err, sizeof(err)), -1);
+	CHECK(strstr(err, "did not run a scenario (its run.conf has no scenario") != NULL);
+	fclose(out);
+	snprintf(err, sizeof(err), "rm -rf '%s'", top);
+	CHECK(system(err) == 0);
+}
+
+TEST(test_numbers)
+{
+	CHECK(summarize_is_number("12"));
+	CHECK(summarize_is_number("-3.5"));
+	CHECK(summarize_is_number("1e-5"));
+	CHECK(summarize_is_number(".5"));
+	CHECK(!summarize_is_number(""));
+	CHECK(!summarize_is_number("absent"));
+	CHECK(!summarize_is_number("1x"));
+	CHECK(!summarize_is_number("1e"));
+	CHECK(!summarize_is_number("$(x)"));
+}
