@@ -166,31 +166,12 @@ auto | none) ;;
 	;;
 esac
 [ -z "$job_file" ] || [ $# -eq 0 ] || die "give either --job or a command, not both"
-seen=""
-for d in $disks; do
-	fs=${d%%:*}
-	profile=host
-	[ "$fs" = "$d" ] || profile=${d#*:}
-	word_in "$fs" "$RL_FILESYSTEMS" || die "unknown filesystem '$fs' (valid: $RL_FILESYSTEMS)"
-	disk_model "$profile" >/dev/null
-	word_in "$fs" "$seen" && die "filesystem '$fs' given twice"
-	seen="$seen $fs"
-	[ -r "$RL_IMAGES/$fs.img" ] || die "image $RL_IMAGES/$fs.img not found; make it with 'make images'"
-done
-disk_model "$swap_profile" >/dev/null
-[ "$swap" = 0 ] || [ -r "$RL_IMAGES/swap.img" ] ||
-	die "image $RL_IMAGES/swap.img not found; make it with 'make images'"
+
+check_disks "$disks" "$swap" "$swap_profile"
 
 if [ -z "$out" ]; then
 	out=$RL_RESULTS/runs/$(date +%Y%m%d-%H%M%S)-$$
 fi
-# The folder's name goes on the kernel command line (umid=rl-NAME) and into
-# job.env: refuse what either would misread, before anything is created,
-# and again for the folder that a link led to.
-check_run_folder_path() {
-	[[ "$1" =~ ^[A-Za-z0-9._/+@~:-]+$ ]] ||
-		die "run folder '$1' has a character a kernel command line cannot carry (valid: letters, digits and . _ / + @ ~ : -)"
-}
 case "$out" in
 /*) check_run_folder_path "$out" ;;
 *) check_run_folder_path "$PWD/$out" ;;
@@ -212,15 +193,7 @@ check_run_folder_path "$out"
 run_id=${out##*/}
 
 # --- per-run private state: umid, TMPDIR (UML's memory file), overlays ---
-# What a runner killed with SIGKILL left (its guest died with it, see
-# pdeathsig below): TMPDIRs whose owner process is gone, guest memory and
-# overlays of gigabytes in /dev/shm.
-for stale in "${RL_TMPDIR:-/dev/shm}"/reclaimlab.*/owner; do
-	[ -O "$stale" ] || continue
-	owner=$(head -c 20 "$stale")
-	[[ "$owner" =~ ^[0-9]+$ ]] || continue
-	kill -0 "$owner" 2>/dev/null || rm -rf "${stale%/owner}"
-done
+sweep_stale_tmpdirs
 tmp=$(mktemp -d "${RL_TMPDIR:-/dev/shm}/reclaimlab.XXXXXX") ||
 	die "cannot create a private TMPDIR under ${RL_TMPDIR:-/dev/shm}"
 echo $$ >"$tmp/owner"

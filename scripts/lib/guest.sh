@@ -1,0 +1,131 @@
+# shellcheck shell=bash disable=SC2034 # used by the scripts that source lib.sh
+# What a guest needs of the host: sizes, memory, clocks, a CPU.  Sourced
+# by lib.sh.
+
+# size_bytes SIZE: "512M" -> 536870912 (K, M, G, T suffixes, powers of
+# 1024; none = bytes); fails with no output on anything else.
+size_bytes() {
+	local n=${1%[kKmMgGtT]} shift=0
+	case "$1" in
+	*[kK]) shift=10 ;;
+	*[mM]) shift=20 ;;
+	*[gG]) shift=30 ;;
+	*[tT]) shift=40 ;;
+	esac
+	[[ "$n" =~ ^[0-9]{1,18}$ ]] || return 1
+	# at most 2^62 bytes, so that nothing downstream overflows
+	[ "$((10#$n))" -le $(((1 << 62) >> shift)) ] || return 1
+	echo $((10#$n << shift))
+}
+
+# human_size BYTES: "1.5 GiB", "200.0 MiB"
+human_size() {
+	awk -v b="$1" 'BEGIN {
+		if (b >= 2^30) printf "%.1f GiB\n", b / 2^30
+		else printf "%.1f MiB\n", b / 2^20 }'
+}
+
+# avail_bytes DIR: bytes an ordinary user may still write on DIR's filesystem
+avail_bytes() {
+	df -P -B1 "$1" 2>/dev/null | awk 'NR == 2 { print $4 }'
+}
+
+# check_guest_mem SIZE: die unless a guest of SIZE memory can run here.
+check_guest_mem() {
+	local bytes host shm=${RL_TMPDIR:-/dev/shm} shm_free
+	local what=${RL_MEM_SOURCE:---mem}
+	bytes=$(size_bytes "$1") || die "bad $what '$1' (use a size like 512M or 1G)"
+	[ "$bytes" -ge $((64 << 20)) ] || die "$what $1 is too small for a guest (valid: 64M or more)"
+	host=$(awk '/^MemTotal:/ { printf "%.0f\n", $2 * 1024 }' /proc/meminfo)
+	[ "$bytes" -le "$host" ] ||
+		die "--mem $1 does not fit: this host has $(human_size "$host") of memory"
+	# UML's memory is a file in TMPDIR: the guest dies of SIGBUS if it cannot grow
+	shm_free=$(avail_bytes "$shm")
+	[ -n "$shm_free" ] || die "cannot read the free space of '$shm' (set RL_TMPDIR to a writable tmpfs)"
+	[ "$bytes" -le "$shm_free" ] ||
+		die "--mem $1 does not fit: '$shm' (guest memory and disk overlays) has $(human_size "$shm_free") free; use a smaller --mem or RL_TMPDIR"
+}
+
+# Guest clocks (run.sh --time-travel=MODE): basic follows host wall time
+# while the guest computes, cpu charges a cost model, inf-cpu charges nothing.
+RL_CLOCKS="basic cpu inf-cpu"
+RL_DEFAULT_CLOCK=cpu
+
+# Prices of the time-travel=cpu cost model (patch 0011), as tt-cpu= names them.
+RL_TT_CPU_ITEMS="syscall_ns copy_ns_per_kb fault_ns alloc_ns scan_ns_per_folio reclaim_ns_per_folio io_ns_per_kb switch_ns fork_ns"
+
+# check_tt_cpu PRICES: die unless "name=ns,name=ns" names known prices with
+# whole numbers of at most 10 ms each (what the kernel accepts).
+check_tt_cpu() {
+	local kv
+	[ -n "$1" ] || return 0
+	for kv in ${1//,/ }; do
+		if ! word_in "${kv%%=*}" "$RL_TT_CPU_ITEMS" || ! [[ "$kv" =~ ^[a-z_]+=[0-9]{1,8}$ ]] ||
+			[ "${kv#*=}" -gt 10000000 ]; then
+			die "bad --tt-cpu price '$kv' (valid: NAME=NS with NS at most 10000000; names: $RL_TT_CPU_ITEMS)"
+		fi
+	done
+}
+
+# free_host_cpu: a host CPU that no other running guest of this machine is
+# pinned to (each run leaves its CPU in its TMPDIR), else the least used.
+free_host_cpu() {
+	local n c best=0 best_use=-1 use f
+	n=$(nproc)
+	for c in $(seq 0 $((n - 1))); do
+		use=0
+		for f in "${RL_TMPDIR:-/dev/shm}"/reclaimlab.*/cpu; do
+			[ -f "$f" ] && [ "$(cat "$f" 2>/dev/null)" = "$c" ] && use=$((use + 1))
+		done
+		if [ "$best_use" -lt 0 ] || [ "$use" -lt "$best_use" ]; then
+			best=$c
+			best_use=$use
+		fi
+	done
+	echo "$best"
+}
+
+# Free space a run folder's filesystem must have before a guest starts:
+# console log, traces and counters of one run stay well below it.
+RL_MIN_FREE=${RL_MIN_FREE:-64M}
+
+# check_disks "FS[:PROFILE] ..." SWAP SWAP_PROFILE: die unless each disk
+# names a filesystem of the catalogue once, with a valid profile, and its
+# image (and the swap image, if SWAP is 1) exists.
+check_disks() {
+	local d fs profile seen=""
+	for d in $1; do
+		fs=${d%%:*}
+		profile=host
+		[ "$fs" = "$d" ] || profile=${d#*:}
+		word_in "$fs" "$RL_FILESYSTEMS" || die "unknown filesystem '$fs' (valid: $RL_FILESYSTEMS)"
+		disk_model "$profile" >/dev/null
+		word_in "$fs" "$seen" && die "filesystem '$fs' given twice"
+		seen="$seen $fs"
+		[ -r "$RL_IMAGES/$fs.img" ] || die "image $RL_IMAGES/$fs.img not found; make it with 'make images'"
+	done
+	disk_model "$3" >/dev/null
+	[ "$2" = 0 ] || [ -r "$RL_IMAGES/swap.img" ] ||
+		die "image $RL_IMAGES/swap.img not found; make it with 'make images'"
+}
+
+# check_run_folder_path PATH: the folder's name goes on the kernel command
+# line (umid=rl-NAME) and into job.env: refuse what either would misread,
+# before anything is created, and again for the folder a link led to.
+check_run_folder_path() {
+	[[ "$1" =~ ^[A-Za-z0-9._/+@~:-]+$ ]] ||
+		die "run folder '$1' has a character a kernel command line cannot carry (valid: letters, digits and . _ / + @ ~ : -)"
+}
+
+# sweep_stale_tmpdirs: what a runner killed with SIGKILL left (its guest
+# died with it: run.sh's pdeathsig), TMPDIRs whose owner process is gone,
+# guest memory and overlays of gigabytes in /dev/shm.
+sweep_stale_tmpdirs() {
+	local stale owner
+	for stale in "${RL_TMPDIR:-/dev/shm}"/reclaimlab.*/owner; do
+		[ -O "$stale" ] || continue
+		owner=$(head -c 20 "$stale")
+		[[ "$owner" =~ ^[0-9]+$ ]] || continue
+		kill -0 "$owner" 2>/dev/null || rm -rf "${stale%/owner}"
+	done
+}

@@ -1,0 +1,54 @@
+# shellcheck shell=bash disable=SC2034 # used by the scripts that source lib.sh
+# Scenarios as the host sees them: read through rl-scenario-info, never
+# run.  Sourced by lib.sh.
+
+# Characters a --set value may have: it travels to the guest inside single
+# quotes and into matrix.conf, so nothing a shell gives a meaning to.
+RL_SET_VALUE_CHARS='A-Za-z0-9._:+,/-'
+
+# scenario_info SCENARIO [KEY=VALUE...]: the scenario file as key=value data
+# (rl-scenario-info, the one reader of scenario files: settings, use,
+# params with the values applied after their type was checked), or a die()
+# with its message.  The file is never run on the host.
+scenario_info() {
+	local file=$RL_TOP/rootfs/scenarios/$1.scn out kv set_args=()
+	shift
+	for kv in "$@"; do
+		set_args+=(--set "$kv")
+	done
+	[ -x "$RL_HOST_TOOLS/rl-scenario-info" ] || build_host_tools
+	out=$("$RL_HOST_TOOLS/rl-scenario-info" "${set_args[@]}" "$file" 2>&1) ||
+		die "${out#rl-scenario-info: }"
+	printf '%s\n' "$out"
+}
+
+# info_value DATA KEY: the value of KEY in scenario_info's (or any
+# key=value) DATA
+info_value() {
+	local line
+	while IFS= read -r line; do
+		[ "${line%%=*}" != "$2" ] || { echo "${line#*=}"; return 0; }
+	done <<<"$1"
+}
+
+# scenario_job SCENARIO FS MODE "KEY=VALUE ...": the guest job that runs
+# SCENARIO on FS with MODE's knobs and every parameter, those given applied
+# (rl-scenario-info checked their types; their characters are
+# RL_SET_VALUE_CHARS, so single quotes hold them).
+scenario_job() {
+	local data params
+	# shellcheck disable=SC2086 # KEY=VALUE words
+	data=$(scenario_info "$1" $4) || exit 1
+	params=$(info_value "$data" params)
+	echo "export RL_FS=$2"
+	echo "export RL_KNOBS='$(mode_knobs "$3")'"
+	echo "export RL_SET='$params'"
+	echo "exec rl-scenario $1"
+}
+
+rl_scenarios() {
+	local f
+	for f in "$RL_TOP"/rootfs/scenarios/*.scn; do
+		basename "$f" .scn
+	done | tr '\n' ' ' | sed 's/ $//'
+}
