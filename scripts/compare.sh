@@ -19,7 +19,8 @@ usage: scripts/compare.sh [options]
   --profile NAME    device profile for every run (default: each scenario's own)
   --mem SIZE        guest memory (default: each scenario's own)
   --set KEY=VALUE   override a scenario parameter; repeatable
-  --repeat N        runs of each combination (default: 1)
+  --repeat N        runs of each combination (default: 3: a verdict needs
+                    3 runs a side)
   --jobs N          guests at once (default: number of CPUs)
   --timeout SECONDS watchdog per run (default: each scenario's own)
   --clock MODE      guest clock: $RL_CLOCKS (default: $RL_DEFAULT_CLOCK;
@@ -55,7 +56,7 @@ modes="patched,vanilla"
 profile=""
 mem=""
 sets=""
-repeat=1
+repeat=3
 jobs=$(nproc)
 timeout=""
 clock=$RL_DEFAULT_CLOCK

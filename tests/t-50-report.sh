@@ -45,12 +45,13 @@ t_report_tables_checks_plots() {
 	expect_match "$r" '^\*\*Setup:\*\* guest memory 1G, timeout 600 s; device profile \*\*hdd\*\* \(rbw=95000 wbw=95000 seek=8000'
 	expect_match "$r" 'device profile \*\*usb-stick\*\*'
 	# verdict lines, with the numbers used
-	expect_line "$r" '| not reproduced | `waits.task.rl-dd.full_timeout_share fs=xfs > fs=ext4` | mode=vanilla | 0.183 (n=2, spread 0.0333) > 0.625 (n=2, spread 0.25) |'
-	expect_line "$r" '| reproduced | `waits.task.rl-dd.full_timeout_share fs=vfat < fs=xfs` | mode=patched | 0 (n=2, spread 0) < 0.167 (n=2, spread 0) |'
+	# two repeats: never a verdict (issue 17: three runs a side)
+	expect_line "$r" '| not enough runs | `waits.task.rl-dd.full_timeout_share fs=xfs > fs=ext4` | mode=vanilla | 0.183 (n=2, spread 0.0333) > 0.625 (n=2, spread 0.25); a verdict needs 3 runs a side (--repeat 3) |'
+	expect_line "$r" '| not enough runs | `waits.task.rl-dd.full_timeout_share fs=vfat < fs=xfs` | mode=patched | 0 (n=2, spread 0) < 0.167 (n=2, spread 0); a verdict needs 3 runs a side (--repeat 3) |'
 	expect_line "$r" '| not measured | `waits.task.rl-dd.full_timeout_share fs=xfs > fs=btrfs` | mode=vanilla | 0.183 (n=2, spread 0.0333) > no data; right side not measured |'
-	expect_line "$r" '| reproduced | `waits.task.rl-reader.events == 0` | fs=ext4 mode=vanilla | 0 (n=2, spread 0) == 0 |'
+	expect_line "$r" '| not enough runs | `waits.task.rl-reader.events == 0` | fs=ext4 mode=vanilla | 0 (n=2, spread 0) == 0; a verdict needs 3 runs a side (--repeat 3) |'
 	expect_line "$r" '| not measured | `workload.oom_kills mode=patched == 0` | fs=ext4 | no data == 0; left side not measured |'
-	expect_line "$r" "| fs-completion | 1 | 5 | 2 |"
+	expect_line "$r" "| fs-completion | 0 | 0 | 0 | 6 | 2 |"
 	# headline tables: median (min–max) over the repeats, n.s. marks
 	expect_match "$r" '^\| fs \| mode \| runs \| waits.events \| waits.p50_usec \| waits.p90_usec \| waits.full_timeout_share \| waits.stalled_ms_per_s \| waits.task.rl-dd.events \| waits.task.rl-dd.full_timeout_share \|$'
 	expect_line "$r" "| xfs | vanilla | 2 | 5.5 (5–6) | 33056 (11037–55076) | 106424 (102849–110000) | 0.183 (0.167–0.2) | 517.9 (471.9–563.9) | 5.5 (5–6) | 0.183 (0.167–0.2) |"
@@ -97,7 +98,7 @@ t_report_failed_runs_listed_and_excluded() {
 	# counted, but out of the figures: xfs vanilla is r1 alone now
 	expect_match "$r" '^\| btrfs \| vanilla \| 0 \(\+2 not ok\) \| - \|'
 	expect_match "$r" '^\| xfs \| vanilla \| 1 \(\+1 not ok\) \| 5 \| 55076 \|'
-	expect_line "$r" '| not reproduced | `waits.task.rl-dd.full_timeout_share fs=xfs > fs=ext4` | mode=vanilla | 0.2 (n=1, spread 0) > 0.625 (n=2, spread 0.25) |'
+	expect_line "$r" '| not enough runs | `waits.task.rl-dd.full_timeout_share fs=xfs > fs=ext4` | mode=vanilla | 0.2 (n=1, spread 0) > 0.625 (n=2, spread 0.25); a verdict needs 3 runs a side (--repeat 3) |'
 	# memcg-dd has no ok run: nothing measured, nothing plotted
 	expect_match "$r" '^\| ext4 \| patched \| 0 \(\+1 not ok\) \|'
 	expect_line "$r" "No ok run: nothing to plot."

@@ -7,7 +7,7 @@
 compare_run() {
 	local m=$TEST_TMP/compare
 	if [ ! -f "$m/report.md" ]; then
-		"$RL_TOP/scripts/compare.sh" --scenario all --fs ext4 --modes patched,vanilla \
+		"$RL_TOP/scripts/compare.sh" --scenario all --fs ext4 --modes patched,vanilla --repeat 1 \
 			--results "$m" >"$TEST_TMP/compare.log" 2>&1 || true
 	fi
 	echo "$m"

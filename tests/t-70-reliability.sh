@@ -220,7 +220,7 @@ t_killed_runner_leaves_no_guest() {
 # with SIGKILL in between) is summarized by --resume.
 t_resume_summarizes_finished_runs() {
 	local m=$TEST_TMP/unsummarized r
-	"$RL_TOP/scripts/compare.sh" --scenario fs-completion --fs ext4 --modes patched \
+	"$RL_TOP/scripts/compare.sh" --scenario fs-completion --fs ext4 --modes patched --repeat 1 \
 		--set WRITE_SIZE=32M --results "$m" >"$m.log" 2>&1 || fail "matrix failed: $(tail -3 "$m.log")"
 	r=$m/runs/fs-completion.ext4.patched.r1
 	[ -s "$r/$RL_DERIVED/summary.tsv" ] || fail "no summary after the first pass"

@@ -28,7 +28,7 @@ t_debug_flavour_kunit() {
 t_debug_flavour_matrix_has_no_splats() {
 	local m=$TEST_TMP/debug-matrix r n=0
 	debug_build_wait
-	KERNEL_FLAVOR=debug "$RL_TOP/scripts/compare.sh" --scenario all --fs ext4 --modes patched \
+	KERNEL_FLAVOR=debug "$RL_TOP/scripts/compare.sh" --scenario all --fs ext4 --modes patched --repeat 1 \
 		--jobs 2 --results "$m" >"$TEST_TMP/debug-matrix.log" 2>&1 ||
 		fail "the debug matrix failed: $(tail -5 "$TEST_TMP/debug-matrix.log")"
 	tail -3 "$TEST_TMP/debug-matrix.log"

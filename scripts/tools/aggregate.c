@@ -1032,9 +1032,10 @@ static int have_cell(const struct agg_set *s, const char *scn, const char *fs,
 	return 0;
 }
 
+/* The side's values in the cell into *vals (malloc'ed, sorted). */
 static int eval_side(const struct agg_set *s, const char *scn,
 		     const struct agg_side *side, const char *cell_fs,
-		     const char *cell_mode, struct agg_value *out)
+		     const char *cell_mode, struct agg_value *out, double **pvals)
 {
 	const char *want_fs = *side->fs ? side->fs : cell_fs;
 	const char *want_mode = *side->mode ? side->mode : cell_mode;
@@ -1042,14 +1043,16 @@ static int eval_side(const struct agg_set *s, const char *scn,
 	size_t i, n = 0;
 
 	memset(out, 0, sizeof(*out));
+	vals = malloc((s->nruns + 1) * sizeof(*vals));
+	*pvals = vals;
+	if (!vals)
+		return -1;
 	if (side->is_number) {
 		out->n = 1;
 		out->median = side->number;
+		vals[0] = side->number;
 		return 0;
 	}
-	vals = malloc((s->nruns + 1) * sizeof(*vals));
-	if (!vals)
-		return -1;
 	for (i = 0; i < s->nruns; i++) {
 		const struct agg_run *r = &s->runs[i];
 
@@ -1067,7 +1070,95 @@ static int eval_side(const struct agg_set *s, const char *scn,
 		out->median = agg_median(vals, n);
 		out->spread = vals[n - 1] - vals[0];
 	}
-	free(vals);
+	return 0;
+}
+
+/* xorshift64*: the bootstrap's resamples, the same for the same values */
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * UINT64_C(2685821657736338717);
+}
+
+static double resampled_median(const double *v, size_t n, double *tmp,
+			       uint64_t *seed)
+{
+	size_t i;
+
+	if (n == 1)
+		return v[0];
+	for (i = 0; i < n; i++)
+		tmp[i] = v[rng_next(seed) % n];
+	return agg_median(tmp, n);
+}
+
+int agg_bootstrap_diff(const double *a, size_t na, const double *b, size_t nb,
+		       double *lo, double *hi)
+{
+	double *d = malloc(AGG_BOOTSTRAP * sizeof(*d));
+	double *tmp = malloc((na > nb ? na : nb) * sizeof(*tmp) + sizeof(*tmp));
+	uint64_t seed = UINT64_C(0x9e3779b97f4a7c15);
+	size_t i;
+
+	if (!d || !tmp) {
+		free(d);
+		free(tmp);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < AGG_BOOTSTRAP; i++)
+		d[i] = resampled_median(a, na, tmp, &seed) -
+		       resampled_median(b, nb, tmp, &seed);
+	qsort(d, AGG_BOOTSTRAP, sizeof(*d), cmp_double);
+	/* the 2.5th and 97.5th percentiles, nearest rank */
+	*lo = d[(size_t)(0.025 * AGG_BOOTSTRAP)];
+	*hi = d[(size_t)(0.975 * AGG_BOOTSTRAP) - 1];
+	free(d);
+	free(tmp);
+	return 0;
+}
+
+enum agg_verdict_kind agg_interval_verdict(enum agg_op op, double lo, double hi)
+{
+	switch (op) {
+	case AGG_GT:
+		return lo > 0 ? AGG_REPRODUCED : hi <= 0 ? AGG_NOT_REPRODUCED : AGG_INCONCLUSIVE;
+	case AGG_GE:
+		return lo >= 0 ? AGG_REPRODUCED : hi < 0 ? AGG_NOT_REPRODUCED : AGG_INCONCLUSIVE;
+	case AGG_LT:
+		return hi < 0 ? AGG_REPRODUCED : lo >= 0 ? AGG_NOT_REPRODUCED : AGG_INCONCLUSIVE;
+	case AGG_LE:
+		return hi <= 0 ? AGG_REPRODUCED : lo > 0 ? AGG_NOT_REPRODUCED : AGG_INCONCLUSIVE;
+	case AGG_EQ:
+		return lo == 0 && hi == 0 ? AGG_REPRODUCED :
+		       (lo > 0 || hi < 0) ? AGG_NOT_REPRODUCED : AGG_INCONCLUSIVE;
+	case AGG_NE:
+		return (lo > 0 || hi < 0) ? AGG_REPRODUCED :
+		       lo == 0 && hi == 0 ? AGG_NOT_REPRODUCED : AGG_INCONCLUSIVE;
+	}
+	return AGG_INCONCLUSIVE;
+}
+
+/* The verdict of one cell, from both sides' values. */
+static int decide(const struct agg_check *c, struct agg_verdict *v,
+		  const double *lv, const double *rv)
+{
+	if (!v->left.n || !v->right.n) {
+		v->kind = AGG_NOT_MEASURED;
+		return 0;
+	}
+	if (v->left.n < AGG_MIN_RUNS ||
+	    (!c->right.is_number && v->right.n < AGG_MIN_RUNS)) {
+		v->kind = AGG_NOT_ENOUGH_RUNS;
+		return 0;
+	}
+	if (agg_bootstrap_diff(lv, v->left.n, rv, v->right.n, &v->lo, &v->hi) < 0)
+		return -1;
+	v->has_interval = 1;
+	v->diff = v->left.median - v->right.median;
+	v->kind = agg_interval_verdict(c->op, v->lo, v->hi);
 	return 0;
 }
 
@@ -1110,18 +1201,19 @@ size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 					 "%smode=%s", used ? " " : "", mode_vals[j]);
 			if (!*cur->where)
 				snprintf(cur->where, sizeof(cur->where), "all");
-			if (eval_side(s, scn, &c->left, fs_vals[i], mode_vals[j],
-				      &cur->left) < 0 ||
-			    eval_side(s, scn, &c->right, fs_vals[i], mode_vals[j],
-				      &cur->right) < 0)
-				goto nomem;
-			if (!cur->left.n || !cur->right.n)
-				cur->kind = AGG_NOT_MEASURED;
-			else if (agg_op_holds(c->op, cur->left.median,
-					      cur->right.median))
-				cur->kind = AGG_REPRODUCED;
-			else
-				cur->kind = AGG_NOT_REPRODUCED;
+			{
+				double *lv = NULL, *rv = NULL;
+				int bad = eval_side(s, scn, &c->left, fs_vals[i], mode_vals[j],
+						    &cur->left, &lv) < 0 ||
+					  eval_side(s, scn, &c->right, fs_vals[i], mode_vals[j],
+						    &cur->right, &rv) < 0 ||
+					  decide(c, cur, lv, rv) < 0;
+
+				free(lv);
+				free(rv);
+				if (bad)
+					goto nomem;
+			}
 		}
 	}
 	if (!n) {	/* no run of the scenario: say so once */
@@ -1147,8 +1239,14 @@ const char *agg_verdict_name(enum agg_verdict_kind k)
 		return "reproduced";
 	case AGG_NOT_REPRODUCED:
 		return "not reproduced";
+	case AGG_INCONCLUSIVE:
+		return "inconclusive";
+	case AGG_NOT_ENOUGH_RUNS:
+		return "not enough runs";
 	case AGG_NOT_MEASURED:
 		return "not measured";
+	case AGG_NVERDICTS:
+		break;
 	}
 	return "?";
 }
@@ -1234,43 +1332,46 @@ static void format_side(char *med, char *n, char *sp, size_t size,
 	}
 }
 
-const char *agg_verdict_note(const struct agg_check *c,
-			     const struct agg_verdict *v)
+void agg_verdict_note(const struct agg_check *c, const struct agg_verdict *v,
+		      char *buf, size_t size)
 {
-	double spread;
+	char d[32], lo[32], hi[32];
 
+	(void)c;
 	if (v->kind == AGG_NOT_MEASURED) {
 		if (!strcmp(v->where, "no runs"))
-			return "no run of the scenario";
-		if (!v->left.n && !v->right.n)
-			return "neither side measured";
-		return v->left.n ? "right side not measured" :
-				   "left side not measured";
+			snprintf(buf, size, "no run of the scenario");
+		else if (!v->left.n && !v->right.n)
+			snprintf(buf, size, "neither side measured");
+		else
+			snprintf(buf, size, "%s side not measured", v->left.n ? "right" : "left");
+		return;
 	}
-	if (c->right.is_number)
-		return v->left.n == 1 ? "single run" : "-";
-	if (v->left.n == 1 && v->right.n == 1)
-		return "single run";
-	spread = v->left.spread > v->right.spread ? v->left.spread :
-						    v->right.spread;
-	if (fabs(v->left.median - v->right.median) < spread)
-		return "within spread";
-	return "-";
+	if (v->kind == AGG_NOT_ENOUGH_RUNS) {
+		snprintf(buf, size, "a verdict needs %d runs a side (--repeat %d)",
+			 AGG_MIN_RUNS, AGG_MIN_RUNS);
+		return;
+	}
+	agg_format(d, sizeof(d), v->diff);
+	agg_format(lo, sizeof(lo), v->lo);
+	agg_format(hi, sizeof(hi), v->hi);
+	snprintf(buf, size, "difference %s [95%% CI %s, %s]", d, lo, hi);
 }
 
 void agg_print_verdicts(FILE *f, const char *scenario,
 			const struct agg_check *c,
 			const struct agg_verdict *v, size_t n)
 {
-	char lm[32], ln[32], ls[32], rm[32], rn[32], rs[32];
+	char lm[32], ln[32], ls[32], rm[32], rn[32], rs[32], note[160];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		agg_verdict_note(c, &v[i], note, sizeof(note));
 		format_side(lm, ln, ls, sizeof(lm), &c->left, &v[i].left);
 		format_side(rm, rn, rs, sizeof(rm), &c->right, &v[i].right);
 		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			scenario, c->text, v[i].where,
 			agg_verdict_name(v[i].kind), lm, ln, ls,
-			agg_op_name(c->op), rm, rn, rs, agg_verdict_note(c, &v[i]));
+			agg_op_name(c->op), rm, rn, rs, note);
 	}
 }

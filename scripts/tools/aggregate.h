@@ -123,7 +123,20 @@ struct agg_check {
 	char text[AGG_CHECK_MAX + 1];	/* as written, trimmed */
 };
 
-enum agg_verdict_kind { AGG_REPRODUCED, AGG_NOT_REPRODUCED, AGG_NOT_MEASURED };
+/*
+ * A verdict needs AGG_MIN_RUNS runs on each measured side; it then rests
+ * on a bootstrap 95% interval of the difference of medians (left minus
+ * right; a number on the right has no spread): reproduced when the whole
+ * interval is on the check's side, not reproduced when it is all on the
+ * other, inconclusive when it spans both.
+ */
+#define AGG_MIN_RUNS	3
+#define AGG_BOOTSTRAP	2000
+
+enum agg_verdict_kind {
+	AGG_REPRODUCED, AGG_NOT_REPRODUCED, AGG_INCONCLUSIVE,
+	AGG_NOT_ENOUGH_RUNS, AGG_NOT_MEASURED, AGG_NVERDICTS
+};
 
 /* Values of one side in one cell; n = 0 when nothing was measured. */
 struct agg_value {
@@ -136,7 +149,19 @@ struct agg_verdict {
 	char where[2 * AGG_WORD_MAX + 16];	/* "fs=ext4 mode=vanilla", or "all" */
 	enum agg_verdict_kind kind;
 	struct agg_value left, right;
+	int has_interval;		/* enough runs: diff and its interval */
+	double diff, lo, hi;		/* median difference, 95% interval */
 };
+
+/*
+ * The bootstrap interval of median(a) - median(b) (b may be one number,
+ * nb = 1): AGG_BOOTSTRAP resamples from a fixed seed, so the same values
+ * give the same interval.  -1 on ENOMEM.
+ */
+int agg_bootstrap_diff(const double *a, size_t na, const double *b, size_t nb,
+		       double *lo, double *hi);
+/* The verdict of an interval [lo, hi] of left - right for op. */
+enum agg_verdict_kind agg_interval_verdict(enum agg_op op, double lo, double hi);
 
 void agg_init(struct agg_set *s);
 void agg_free(struct agg_set *s);
@@ -215,11 +240,11 @@ size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 		      const struct agg_check *c, struct agg_verdict **out);
 const char *agg_verdict_name(enum agg_verdict_kind k);
 /*
- * Why a verdict may be weak: "single run", "within spread", which side was
- * not measured; "-" if nothing to say.
+ * What a verdict rests on: "difference D [95% CI lo, hi]", "n < 3 runs",
+ * which side was not measured.
  */
-const char *agg_verdict_note(const struct agg_check *c,
-			     const struct agg_verdict *v);
+void agg_verdict_note(const struct agg_check *c, const struct agg_verdict *v,
+		      char *buf, size_t size);
 
 /* Numbers as the TSV outputs print them: integers whole, others %.6g. */
 void agg_format(char *buf, size_t size, double v);

@@ -215,18 +215,28 @@ static void absent_knobs(struct rep *r, FILE *f)
 
 static void checks_at_a_glance(struct rep *r, FILE *f)
 {
-	size_t i, j, c[3];
+	size_t i, j, k, c[AGG_NVERDICTS];
 
 	fprintf(f, "## Checks at a glance\n\n");
-	fprintf(f, "| scenario | reproduced | not reproduced | not measured |\n|---|---|---|---|\n");
+	fprintf(f, "A verdict needs %d runs on each side and rests on a bootstrap 95%% interval of the difference of medians (%d resamples): reproduced when the whole interval is on the check's side, not reproduced when all of it is on the other, inconclusive when it spans both.\n\n",
+		AGG_MIN_RUNS, AGG_BOOTSTRAP);
+	fprintf(f, "| scenario |");
+	for (k = 0; k < AGG_NVERDICTS; k++)
+		fprintf(f, " %s |", agg_verdict_name(k));
+	fprintf(f, "\n|---|");
+	for (k = 0; k < AGG_NVERDICTS; k++)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
 	for (i = 0; i < r->nscn; i++) {
 		struct rep_scn *s = &r->scn[i];
 
-		c[0] = c[1] = c[2] = 0;
+		memset(c, 0, sizeof(c));
 		for (j = 0; j < s->nverdicts; j++)
 			c[s->verdicts[j].v.kind]++;
-		fprintf(f, "| %s | %zu | %zu | %zu |\n", s->name, c[AGG_REPRODUCED],
-			c[AGG_NOT_REPRODUCED], c[AGG_NOT_MEASURED]);
+		fprintf(f, "| %s |", s->name);
+		for (k = 0; k < AGG_NVERDICTS; k++)
+			fprintf(f, " %zu |", c[k]);
+		fprintf(f, "\n");
 	}
 	fprintf(f, "\n");
 }
@@ -360,8 +370,9 @@ static void checks_section(struct rep_scn *s, FILE *f)
 	fprintf(f, "| verdict | check | where | measured (median, runs, spread) |\n|---|---|---|---|\n");
 	for (i = 0; i < s->nverdicts; i++) {
 		const struct rep_verdict *v = &s->verdicts[i];
-		const char *note = agg_verdict_note(v->check, &v->v);
+		char note[160];
 
+		agg_verdict_note(v->check, &v->v, note, sizeof(note));
 		fprintf(f, "| %s | `%s` | %s | ", agg_verdict_name(v->v.kind),
 			v->check->text, v->v.where);
 		side_text(f, &v->check->left, &v->v.left);

@@ -518,7 +518,7 @@ TEST(test_eval_fs_on_both_sides)
 	n = eval(&s, "fs-completion", FTS " mode=patched > mode=vanilla", &c, &v);
 	CHECK_EQ_INT(n, 4);
 	x = verdict(v, n, "fs=ext4");
-	CHECK(x && x->kind == AGG_NOT_REPRODUCED);
+	CHECK(x && x->kind == AGG_INCONCLUSIVE);
 	x = verdict(v, n, "fs=xfs");
 	CHECK(x && x->kind == AGG_REPRODUCED);
 	/* btrfs ran, and failed: listed, not measured */
@@ -535,9 +535,9 @@ TEST(test_eval_fs_on_both_sides)
 	x = verdict(v, n, "fs=btrfs mode=vanilla");
 	CHECK(x && x->kind == AGG_NOT_MEASURED);
 	x = verdict(v, n, "fs=vfat mode=patched");
-	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 1);
+	CHECK(x && x->kind == AGG_NOT_ENOUGH_RUNS && x->left.n == 1);
 	x = verdict(v, n, "fs=vfat mode=vanilla");
-	CHECK(x && x->kind == AGG_NOT_REPRODUCED);
+	CHECK(x && x->kind == AGG_NOT_ENOUGH_RUNS);
 	free(v);
 
 	/* everything named: once; another metric on the right */
@@ -567,15 +567,15 @@ TEST(test_eval_number_per_fs)
 	n = eval(&s, "memcg-dd", "workload.oom_kills mode=patched == 0", &c, &v);
 	CHECK_EQ_INT(n, 2);
 	x = verdict(v, n, "fs=ext4");
-	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 2);
+	CHECK(x && x->kind == AGG_NOT_ENOUGH_RUNS && x->left.n == 2);
 	x = verdict(v, n, "fs=xfs");
-	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->left.median == 1);
+	CHECK(x && x->kind == AGG_NOT_ENOUGH_RUNS && x->left.median == 1);
 	free(v);
 	n = eval(&s, "memcg-dd", "workload.oom_kills mode=vanilla > 0", &c, &v);
 	x = verdict(v, n, "fs=ext4");
-	CHECK(x && x->kind == AGG_REPRODUCED && x->left.median == 1.5);
+	CHECK(x && x->kind == AGG_NOT_ENOUGH_RUNS && x->left.median == 1.5);
 	x = verdict(v, n, "fs=xfs");
-	CHECK(x && x->kind == AGG_NOT_REPRODUCED);
+	CHECK(x && x->kind == AGG_NOT_ENOUGH_RUNS);
 	free(v);
 	/* a metric no run has */
 	n = eval(&s, "memcg-dd", "workload.nothing > 0", &c, &v);
@@ -607,10 +607,10 @@ TEST(test_missing_task_events_rule)
 	CHECK_EQ_INT(n, 3);
 	/* no reader row but a trace: the reader had 0 waits */
 	x = verdict(v, n, "fs=ext4 mode=patched");
-	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 1 &&
+	CHECK(x && x->kind == AGG_NOT_ENOUGH_RUNS && x->left.n == 1 &&
 	      x->left.median == 0);
 	x = verdict(v, n, "fs=ext4 mode=vanilla");
-	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->left.median == 2);
+	CHECK(x && x->kind == AGG_NOT_ENOUGH_RUNS && x->left.median == 2);
 	/* no trace at all: not measured */
 	x = verdict(v, n, "fs=xfs mode=vanilla");
 	CHECK(x && x->kind == AGG_NOT_MEASURED);
@@ -722,9 +722,58 @@ TEST(test_format_and_print)
 	CHECK_STR(out,
 		  "scenario\tfs\tprofile\tmode\tmetric\tn\tmedian\tmin\tmax\tspread\n"
 		  "memcg-dd\text4\thdd\tpatched\ttool.v1-writer1.mbps\t2\t41.5\t41\t42\t1\n"
-		  "memcg-dd\tworkload.oom_kills mode=vanilla > 0\tfs=ext4\treproduced\t1.5\t2\t1\t>\t0\t-\t-\t-\n");
+		  "memcg-dd\tworkload.oom_kills mode=vanilla > 0\tfs=ext4\tnot enough runs\t1.5\t2\t1\t>\t0\t-\t-\ta verdict needs 3 runs a side (--repeat 3)\n");
 	free(out);
 	free(v);
 	free(g);
+	agg_free(&s);
+}
+
+/* The interval: fixed seed, so the same values give the same bounds. */
+TEST(test_bootstrap_interval)
+{
+	const double a[] = { 10, 11, 12, 13, 14 }, b[] = { 1, 2, 3 }, z[] = { 0, 0, 0 };
+	const double zero = 0;
+	double lo, hi, lo2, hi2;
+
+	CHECK_EQ_INT(agg_bootstrap_diff(a, 5, b, 3, &lo, &hi), 0);
+	CHECK(lo > 0 && lo <= hi);
+	CHECK(lo >= 10 - 3 && hi <= 14 - 1);	/* inside the extremes */
+	CHECK_EQ_INT(agg_bootstrap_diff(a, 5, b, 3, &lo2, &hi2), 0);
+	CHECK(lo == lo2 && hi == hi2);
+	CHECK_EQ_INT(agg_bootstrap_diff(z, 3, &zero, 1, &lo, &hi), 0);
+	CHECK(lo == 0 && hi == 0);
+	CHECK_EQ_INT(agg_interval_verdict(AGG_GT, 1, 3), AGG_REPRODUCED);
+	CHECK_EQ_INT(agg_interval_verdict(AGG_GT, -1, 3), AGG_INCONCLUSIVE);
+	CHECK_EQ_INT(agg_interval_verdict(AGG_GT, -3, 0), AGG_NOT_REPRODUCED);
+	CHECK_EQ_INT(agg_interval_verdict(AGG_LT, -3, -1), AGG_REPRODUCED);
+	CHECK_EQ_INT(agg_interval_verdict(AGG_LE, 0, 0), AGG_REPRODUCED);
+	CHECK_EQ_INT(agg_interval_verdict(AGG_EQ, 0, 0), AGG_REPRODUCED);
+	CHECK_EQ_INT(agg_interval_verdict(AGG_EQ, 0, 1), AGG_INCONCLUSIVE);
+	CHECK_EQ_INT(agg_interval_verdict(AGG_EQ, 1, 2), AGG_NOT_REPRODUCED);
+	CHECK_EQ_INT(agg_interval_verdict(AGG_NE, 1, 2), AGG_REPRODUCED);
+}
+
+/* Three runs a side decide; the note gives the difference and interval. */
+TEST(test_verdict_with_interval)
+{
+	struct agg_set s;
+	struct agg_check c;
+	struct agg_verdict *v;
+	const struct agg_verdict *x;
+	char note[160];
+	size_t n;
+
+	CHECK_EQ_INT(load(&s, "fs-completion.tsv"), 0);
+	n = eval(&s, "fs-completion", FTS " fs=xfs > fs=ext4", &c, &v);
+	x = verdict(v, n, "mode=vanilla");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->has_interval);
+	if (x) {
+		CHECK_NEAR(x->diff, 0.61 - 0.25, 1e-12);
+		CHECK(x->lo > 0 && x->hi >= x->diff);
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK(!strncmp(note, "difference 0.36 [95% CI ", 24));
+	}
+	free(v);
 	agg_free(&s);
 }
