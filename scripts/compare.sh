@@ -114,15 +114,9 @@ modes=${modes//,/ }
 [ -n "${scenarios// /}" ] || die "no scenario given (valid: $(rl_scenarios) all)"
 [ -n "${filesystems// /}" ] || die "no filesystem given (valid: $RL_FILESYSTEMS)"
 [ -n "${modes// /}" ] || die "no mode given (valid: $RL_MODES)"
-for s in $scenarios; do
-	word_in "$s" "$(rl_scenarios)" || die "unknown scenario '$s' (valid: $(rl_scenarios) all)"
-done
-for f in $filesystems; do
-	word_in "$f" "$RL_FILESYSTEMS" || die "unknown filesystem '$f' (valid: $RL_FILESYSTEMS)"
-done
-for m in $modes; do
-	word_in "$m" "$RL_MODES" || die "unknown mode '$m' (valid: $RL_MODES)"
-done
+check_words scenario "$scenarios" "$(rl_scenarios)" all
+check_words filesystem "$filesystems" "$RL_FILESYSTEMS"
+check_words mode "$modes" "$RL_MODES"
 [ -z "$profile" ] || disk_model "$profile" >/dev/null
 [ -z "$mem" ] || check_guest_mem "$mem"
 [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || die "bad --repeat '$repeat' (use a positive number)"
@@ -156,25 +150,7 @@ run_profile() {
 for s in $scenarios; do
 	disk_model "$(run_profile "$s")" >/dev/null
 	[ -z "$(scn "$s" swap)" ] || disk_model "$(scn "$s" swap)" >/dev/null
-	need=$(scn "$s" disk_use) need_desc=$(scn "$s" disk_use_desc)
-	for f in $filesystems; do
-		if [ -n "$need" ] && [ -f "$RL_IMAGES/$f.img" ]; then
-			have=$(stat -c %s "$RL_IMAGES/$f.img")
-			# filesystem metadata and journal take their share of the image
-			[ $((need + need / 10)) -le "$have" ] ||
-				die "scenario $s writes $(human_size "$need") ($need_desc) but the $f image holds $(human_size "$have"); use smaller sizes (valid: at most ~$(human_size $((have * 10 / 11))) in all)"
-		fi
-	done
-	runmem=${mem:-$(scn "$s" mem)}
-	runmem=${runmem:-512M}
-	[ -n "$mem" ] || RL_MEM_SOURCE="SCN_MEM of scenario $s" check_guest_mem "$runmem"
-	need=$(scn "$s" mem_use) need_desc=$(scn "$s" mem_use_desc)
-	[ -n "$need" ] || continue
-	have=$(size_bytes "$runmem")
-	[ -z "$(scn "$s" swap)" ] ||
-		have=$((have + $(stat -c %s "$RL_IMAGES/swap.img" 2>/dev/null || echo 0)))
-	[ "$need" -lt "$have" ] ||
-		die "scenario $s allocates $(human_size "$need") ($need_desc) but its guest has $(human_size "$have") of memory and swap; use a smaller size or a larger --mem"
+	check_scenario_fits "$s" "${info[$s]}" "$filesystems" "$mem"
 done
 
 [ -n "$matrix" ] || matrix=$RL_RESULTS/compare-$(date +%Y%m%d-%H%M%S)

@@ -44,6 +44,15 @@ word_in() {
 	return 1
 }
 
+# check_words WHAT "WORD ..." "VALID ..." [MORE]: die naming the first word
+# that is not one of VALID (the message lists VALID and MORE)
+check_words() {
+	local w
+	for w in $2; do
+		word_in "$w" "$3" || die "unknown $1 '$w' (valid: $3${4:+ $4})"
+	done
+}
+
 check_flavor() {
 	word_in "$RL_FLAVOR" "$RL_FLAVORS" ||
 		die "unknown kernel flavour '$RL_FLAVOR' (valid: $RL_FLAVORS)"

@@ -31,6 +31,33 @@ info_value() {
 	done <<<"$1"
 }
 
+# check_scenario_fits SCENARIO DATA "FS ..." [MEM]: die unless what the
+# scenario declares it writes (SCN_DISK_USE) fits each filesystem's image,
+# with room for metadata, and what it allocates (SCN_MEM_USE) fits its
+# guest's memory (MEM, else its own SCN_MEM) and swap.  DATA is its
+# scenario_info.
+check_scenario_fits() {
+	local s=$1 data=$2 f need need_desc have runmem
+	need=$(info_value "$data" disk_use) need_desc=$(info_value "$data" disk_use_desc)
+	for f in $3; do
+		[ -n "$need" ] && [ -f "$RL_IMAGES/$f.img" ] || continue
+		have=$(stat -c %s "$RL_IMAGES/$f.img")
+		# filesystem metadata and journal take their share of the image
+		[ $((need + need / 10)) -le "$have" ] ||
+			die "scenario $s writes $(human_size "$need") ($need_desc) but the $f image holds $(human_size "$have"); use smaller sizes (valid: at most ~$(human_size $((have * 10 / 11))) in all)"
+	done
+	runmem=${4:-$(info_value "$data" mem)}
+	runmem=${runmem:-512M}
+	[ -n "$4" ] || RL_MEM_SOURCE="SCN_MEM of scenario $s" check_guest_mem "$runmem"
+	need=$(info_value "$data" mem_use) need_desc=$(info_value "$data" mem_use_desc)
+	[ -n "$need" ] || return 0
+	have=$(size_bytes "$runmem")
+	[ -z "$(info_value "$data" swap)" ] ||
+		have=$((have + $(stat -c %s "$RL_IMAGES/swap.img" 2>/dev/null || echo 0)))
+	[ "$need" -lt "$have" ] ||
+		die "scenario $s allocates $(human_size "$need") ($need_desc) but its guest has $(human_size "$have") of memory and swap; use a smaller size or a larger --mem"
+}
+
 # scenario_job SCENARIO FS MODE "KEY=VALUE ...": the guest job that runs
 # SCENARIO on FS with MODE's knobs and every parameter, those given applied
 # (rl-scenario-info checked their types; their characters are
