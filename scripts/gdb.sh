@@ -121,81 +121,6 @@ fi
 
 command -v gdb >/dev/null || die "gdb is not installed (scripts/deps.sh installs it)"
 
-# key=value of a run.conf
-conf() { sed -n "s/^$2=//p" "$1/run.conf" | tail -1; }
-
-# Runs whose status says running and whose kernel is alive.
-running_runs() {
-	local d pid
-	for d in "$RL_RESULTS"/runs/*/; do
-		d=${d%/}
-		[ -f "$d/run.conf" ] || continue
-		[ "$(head -1 "$d/status" 2>/dev/null)" = running ] || continue
-		pid=$(cat "$(conf "$d" tmpdir)/uml/$(conf "$d" umid)/pid" 2>/dev/null) || continue
-		[ -d "/proc/${pid:-none}" ] && echo "${d##*/}"
-	done
-}
-
-# attach RUN CMDFILE: gdb on the kernel of a running experiment
-attach() {
-	local run=$1 cmdfile=$2 pid pidfile tracer kernel log n choices
-	if [ -f "$run/run.conf" ]; then
-		run=$(cd "$run" && pwd)
-	elif [ -f "$RL_RESULTS/runs/$run/run.conf" ]; then
-		run=$RL_RESULTS/runs/$run
-	else
-		choices=$(running_runs | paste -sd ' ')
-		die "unknown run '$1': neither a run folder nor a run id in $RL_RESULTS/runs (running now: ${choices:-none})"
-	fi
-	pidfile=$(conf "$run" tmpdir)/uml/$(conf "$run" umid)/pid
-	if [ ! -r "$pidfile" ]; then
-		case "$(head -1 "$run/status" 2>/dev/null)" in
-		running) die "run ${run##*/} has no kernel pid yet ($pidfile); it may still be booting: try again" ;;
-		*) die "run ${run##*/} is not running (status: $(head -1 "$run/status" 2>/dev/null || echo none))" ;;
-		esac
-	fi
-	pid=$(cat "$pidfile")
-	if ! [[ "$pid" =~ ^[0-9]+$ ]] || [ ! -d "/proc/$pid" ]; then
-		die "the kernel of run ${run##*/} (pid ${pid:-?}) is gone"
-	fi
-	grep -qa "umid=$(conf "$run" umid)" "/proc/$pid/cmdline" 2>/dev/null ||
-		die "pid $pid is not the kernel of run ${run##*/} (not yours, or it ended)"
-	tracer=$(sed -n 's/^TracerPid:[[:space:]]*//p' "/proc/$pid/status")
-	[ "${tracer:-0}" = 0 ] ||
-		die "the kernel of run ${run##*/} is already traced by pid $tracer ($(cat "/proc/$tracer/comm" 2>/dev/null)): it was started under gdb; use that gdb"
-	kernel=$(conf "$run" kernel)
-	[ -r "$kernel" ] || die "kernel $kernel of run ${run##*/} not found"
-	export RL_KOUT
-	RL_KOUT=$(dirname "$kernel")
-	# the transcript: gdb.log, or gdb.2.log ... when the run has one already
-	log=""
-	if [ -w "$run" ]; then
-		log=$run/gdb.log
-		n=2
-		while [ -e "$log" ]; do
-			log=$run/gdb.$n.log
-			n=$((n + 1))
-		done
-	fi
-	if [ -z "$cmdfile" ]; then
-		[ -t 0 ] || die "interactive gdb needs a terminal; use --batch CMDFILE"
-		note "attaching to the kernel of run ${run##*/} (pid $pid); detach or quit lets it go on"
-		if [ -z "$log" ]; then
-			exec gdb -q -x "$GDB_DIR/reclaimlab.gdb" -p "$pid" "$kernel"
-		fi
-		note "gdb transcript: $log"
-		exec gdb -q -iex "set logging file $log" -iex "set logging overwrite on" \
-			-iex "set logging enabled on" -x "$GDB_DIR/reclaimlab.gdb" -p "$pid" "$kernel"
-	fi
-	[ -n "$log" ] || die "run folder $run is not writable: no place for the transcript"
-	gdb -q -nx -batch \
-		-iex "set logging file $log" -iex "set logging overwrite on" \
-		-iex "set logging redirect on" -iex "set logging enabled on" \
-		-x "$GDB_DIR/reclaimlab.gdb" -ex "set trace-commands on" -x "$cmdfile" \
-		-p "$pid" "$kernel" </dev/null || note "gdb reported an error; see $log"
-	note "gdb transcript: $log"
-}
-
 # --- options: ours, then run.sh's (passed on in order) ---
 # run.sh's options that take a value, from its own --help, so that options
 # added to run.sh later pass through too.
@@ -246,8 +171,7 @@ if [ -n "$attach_run" ]; then
 	if [ ${#opts[@]} != 0 ] || [ ${#guest[@]} != 0 ] || [ -n "$out" ]; then
 		die "--attach takes only --batch; the run's options were given when it started"
 	fi
-	attach "$attach_run" "$batch"
-	exit 0
+	exec "$RL_TOP/scripts/gdb-attach.sh" "$attach_run" "$batch"
 fi
 
 # --- start an experiment under gdb ---
@@ -280,7 +204,7 @@ setsid -w "$RL_TOP/scripts/run.sh" "${opts[@]}" --out "$out" \
 runsh=$!
 ctrl_c() {
 	local tmp pid
-	tmp=$(conf "$out" tmpdir 2>/dev/null || true)
+	tmp=$(conf_value "$out/run.conf" tmpdir)
 	pid=$(cat "$tmp/gdb.pid" 2>/dev/null || true)
 	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
 		kill -INT "$pid"

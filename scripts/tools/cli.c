@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Bad usage of a host tool; see cli.h. */
+/* Bad usage of a host tool, and errors of their libraries; see cli.h. */
 #include "cli.h"
 
 #include <stdarg.h>
@@ -16,4 +16,16 @@ void cli_die_usage(const char *prog, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(2);
+}
+
+int cli_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
 }

@@ -4,6 +4,7 @@
  * asks of it.  See report-model.h.
  */
 #include "report-model.h"
+#include "cli.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -169,18 +170,7 @@ char *rep_run_file(const struct rep_run *run, const char *name)
 	return t;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#define fail cli_fail
 
 /* --- loading ------------------------------------------------------------- */
 

@@ -3,6 +3,7 @@
  * Scenario files read as data; see scenario.h for the format.
  */
 #include "scenario.h"
+#include "cli.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -35,20 +36,7 @@ const char *scn_field_name(enum scn_field f)
 	return f < SCN_NFIELDS ? field_names[f] : "?";
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
+#define fail cli_fail
 
 /* Copies at most n bytes of src into dst[size]; -1 if it does not fit. */
 static int copy_n(char *dst, size_t size, const char *src, size_t n)

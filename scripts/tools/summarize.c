@@ -5,6 +5,7 @@
  * is not a number gives no row (knobs excepted, whose "absent" is text).
  */
 #include "summarize.h"
+#include "cli.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -19,18 +20,7 @@
 static const char *const tool_mean[] = { "mbps", "busy_mbps", "seconds", "first_write_s", "system_pct" };
 static const char *const tool_sum[] = { "bytes", "bad_chunks" };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#define fail cli_fail
 
 int summarize_is_number(const char *s)
 {
