@@ -222,8 +222,9 @@ start_run() { # NAME
 }
 
 # summarize NAME: the run's summary rows
+# (the host tools were built once, above)
 summarize() {
-	"$RL_TOP/scripts/summarize-run.sh" "$matrix/runs/$1" || note "could not summarize $1"
+	"$RL_HOST_TOOLS/rl-summarize" "$matrix/runs/$1" || note "could not summarize $1"
 }
 
 # Collect a run once its guest is gone: summary rows, progress line.

@@ -290,7 +290,7 @@ args="$args$extra_args"
 if [ -n "$scenario" ]; then
 	first=${disks# }
 	first=${first%% *}
-	scenario_job "$scenario" "${first%%:*}" "$mode" "${sets# }" >"$out/job.sh"
+	scenario_job "$scenario" "${first%%:*}" "$mode" "$(info_value "$scenario_data" params)" >"$out/job.sh"
 elif [ -n "$job_file" ]; then
 	cp "$job_file" "$out/job.sh"
 elif [ $# -gt 0 ]; then

@@ -59,17 +59,13 @@ check_scenario_fits() {
 }
 
 # scenario_job SCENARIO FS MODE "KEY=VALUE ...": the guest job that runs
-# SCENARIO on FS with MODE's knobs and every parameter, those given applied
-# (rl-scenario-info checked their types; their characters are
-# RL_SET_VALUE_CHARS, so single quotes hold them).
+# SCENARIO on FS with MODE's knobs and those parameters: every one,
+# resolved, as scenario_info's params gives them (types checked; their
+# characters are RL_SET_VALUE_CHARS, so single quotes hold them).
 scenario_job() {
-	local data params
-	# shellcheck disable=SC2086 # KEY=VALUE words
-	data=$(scenario_info "$1" $4) || exit 1
-	params=$(info_value "$data" params)
 	echo "export RL_FS=$2"
 	echo "export RL_KNOBS='$(mode_knobs "$3")'"
-	echo "export RL_SET='$params'"
+	echo "export RL_SET='$4'"
 	echo "exec rl-scenario $1"
 }
 

@@ -793,24 +793,6 @@ const char *agg_op_name(enum agg_op op)
 	return op_names[op];
 }
 
-int agg_op_holds(enum agg_op op, double l, double r)
-{
-	switch (op) {
-	case AGG_LT:
-		return l < r;
-	case AGG_LE:
-		return l <= r;
-	case AGG_GT:
-		return l > r;
-	case AGG_GE:
-		return l >= r;
-	case AGG_EQ:
-		return l == r;
-	case AGG_NE:
-		return l != r;
-	}
-	return 0;
-}
 
 static int parse_op(const char *tok)
 {

@@ -218,7 +218,6 @@ int agg_dim_from_name(const char *name);
 int agg_parse_check(const char *text, struct agg_check *c, char *err,
 		    size_t errlen);
 const char *agg_op_name(enum agg_op op);
-int agg_op_holds(enum agg_op op, double l, double r);
 
 /*
  * Parses the "# Check: ..." lines of a scenario (read by scenario.c).  *out

@@ -70,19 +70,19 @@ static int file_nonempty(const char *path)
 static int gnuplot(const struct rep *r, const char *name, const char *terminal,
 		   const char *ext, FILE *notes)
 {
-	size_t n = strlen(r->out_dir) + 64;
-	char *cmd = rep_xmalloc(n + 64), *dir = rep_xmalloc(n);
+	size_t n = strlen(r->out_dir) + 8;
+	char *dir = rep_xmalloc(n);
 	FILE *p;
 	int rc, cwd = open(".", O_RDONLY | O_DIRECTORY);
 
 	snprintf(dir, n, "%s/plots", r->out_dir);
 	if (cwd < 0 || chdir(dir) < 0) {
-		free(cmd);
+		if (cwd >= 0)
+			close(cwd);
 		free(dir);
 		return -1;
 	}
-	snprintf(cmd, n + 64, "gnuplot 2>>gnuplot.err");
-	p = popen(cmd, "w");
+	p = popen("gnuplot 2>>gnuplot.err", "w");
 	if (p) {
 		fprintf(p, "set terminal %s\nset output '%s.%s'\nload '%s.gp'\n", terminal, name, ext, name);
 		rc = pclose(p);
@@ -92,7 +92,6 @@ static int gnuplot(const struct rep *r, const char *name, const char *terminal,
 	if (fchdir(cwd) < 0)
 		rc = -1;
 	close(cwd);
-	free(cmd);
 	free(dir);
 	if (rc && notes)
 		fprintf(notes, "gnuplot failed for %s.%s\n", name, ext);
@@ -153,14 +152,12 @@ static int plot_hist(struct rep *r, struct rep_scn *s, const char *m, FILE *note
 			}
 			files++;
 			k = 0;
-			for (line = text; *line; line = next) {
+			next = text;
+			rep_next_line(&next);	/* the header */
+			while ((line = rep_next_line(&next))) {
 				char lo[32], hi[32];
 				double cnt;
 
-				next = strchr(line, '\n');
-				next = next ? next + 1 : line + strlen(line);
-				if (line == text)
-					continue;	/* the header */
 				if (sscanf(line, "%31s %31s %lf", lo, hi, &cnt) != 3 || k >= MAX_BUCKETS)
 					continue;
 				snprintf(lab[k], sizeof(lab[k]), "%s%s%s", lo,
@@ -252,10 +249,10 @@ static int plot_cdf(struct rep *r, struct rep_scn *s, const char *m, FILE *notes
 				free(text);
 				continue;
 			}
-			for (line = text; *line; line = next) {
-				next = strchr(line, '\n');
-				next = next ? next + 1 : line + strlen(line);
-				if (line == text || sscanf(line, "%ld %lf", &usec, &frac) != 2)
+			next = text;
+			rep_next_line(&next);	/* the header */
+			while ((line = rep_next_line(&next))) {
+				if (sscanf(line, "%ld %lf", &usec, &frac) != 2)
 					continue;
 				{
 					double c = floor((frac - p) * n + 0.5);
@@ -380,9 +377,8 @@ static int plot_throughput(struct rep *r, struct rep_scn *s, const char *m, FILE
 				/* (t_prev, MB/s over [t_prev, t]) drawn as steps, from (0, 0) */
 				snprintf(file, sizeof(file), "%s.%s.%s.dat", name, run->name, ws.v[w]);
 				d = open_in(r, file, &path);
-				for (line = text; *line; line = next) {
-					next = strchr(line, '\n');
-					next = next ? next + 1 : line + strlen(line);
+				next = text;
+				while ((line = rep_next_line(&next))) {
 					if (sscanf(line, "%lf %lf", &ts, &bytes) != 2 || !(ts > t))
 						continue;
 					fprintf(d, "%.3f\t%.3f\n", t, (bytes - b) / (ts - t) / 1e6);
@@ -466,14 +462,13 @@ static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *not
 			if (!ok_run(&r->runs[j], s->name, r->fs.v[i], m))
 				continue;
 			text = rep_run_file(&r->runs[j], RL_DERIVED_DIR "/waits-series.tsv");
-			if (!text) {
+			if (!text)
 				continue;
-			}
 			nr++;
-			for (line = text; *line; line = next) {
-				next = strchr(line, '\n');
-				next = next ? next + 1 : line + strlen(line);
-				if (line == text || sscanf(line, "%lf %lf %lf", &start, &ev, &us) != 3)
+			next = text;
+			rep_next_line(&next);	/* the header */
+			while ((line = rep_next_line(&next))) {
+				if (sscanf(line, "%lf %lf %lf", &start, &ev, &us) != 3)
 					continue;
 				b = (size_t)(start / bin + 1e-6);
 				if (b >= nb) {

@@ -153,6 +153,33 @@ char *rep_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+char *rep_next_line(char **p)
+{
+	char *l = *p, *nl;
+
+	if (!l || !*l)
+		return NULL;
+	nl = strchr(l, '\n');
+	if (nl) {
+		*nl = '\0';
+		*p = nl + 1;
+	} else {
+		*p = l + strlen(l);
+	}
+	return l;
+}
+
+/* the tab before a summary row's metric: after run and the 5 dimensions */
+static char *metric_tab(char *row)
+{
+	char *tab = row;
+	int k;
+
+	for (k = 0; k < 6 && tab; k++)
+		tab = strchr(tab + 1, '\t');
+	return tab;
+}
+
 static char *path_of(const char *a, const char *b, const char *c)
 {
 	size_t n = strlen(a) + strlen(b) + (c ? strlen(c) : 0) + 3;
@@ -305,22 +332,16 @@ static void feed_run(struct agg_set *s, const struct rep_run *run, char *note,
 		     size_t notelen)
 {
 	char *text = rep_run_file(run, RL_DERIVED_DIR "/summary.tsv");
-	char *line, *next, prefix[1024] = "", row[1200];
+	char *line, *p = text, prefix[1024] = "", row[1200];
 	unsigned long lineno = 0;
 	int have_prefix = 0;
 
 	if (!text)
 		return;
-	for (line = text; line && *line; line = next) {
-		char *tab = line;
-		int k;
+	while ((line = rep_next_line(&p))) {
+		char *tab = metric_tab(line);
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
 		lineno++;
-		for (k = 0; k < 6 && tab; k++)
-			tab = strchr(tab + 1, '\t');
 		if (!have_prefix && tab && (size_t)(tab - line) < sizeof(prefix)) {
 			memcpy(prefix, line, (size_t)(tab - line));
 			prefix[tab - line] = '\0';
@@ -428,7 +449,7 @@ int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
 	static const char *const keys[] = {
 		"repeat", "profile", "mem", "timeout", "sets", "clock", "scenarios",
 	};
-	struct strv seen_s = { 0 }, seen_f = { 0 }, seen_m = { 0 }, known_s = { 0 };
+	struct strv seen_s = { 0 }, seen_f = { 0 }, seen_m = { 0 };
 	char *conf;
 	size_t i;
 
@@ -460,7 +481,6 @@ int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
 	strv_free(&seen_s);
 	strv_free(&seen_f);
 	strv_free(&seen_m);
-	strv_free(&known_s);
 	r->ref_mode = strv_has(&r->modes, "vanilla") ? "vanilla" :
 		      (r->modes.n ? r->modes.v[0] : "");
 	r->scn = rep_xmalloc((r->scenarios.n ? r->scenarios.n : 1) * sizeof(*r->scn));
@@ -659,16 +679,10 @@ static void knob_lines(const struct rep *r, const char *scn, const char *mode,
 			continue;
 		*any_file = 1;
 		{
-			char *line = text, *next;
+			char *p = text, *line;
 
-			for (; *line; line = next) {
-				next = strchr(line, '\n');
-				if (next)
-					*next++ = '\0';
-				else
-					next = line + strlen(line);
+			while ((line = rep_next_line(&p)))
 				strv_push(lines, line);
-			}
 		}
 		free(text);
 	}
@@ -746,16 +760,11 @@ out:
 void rep_print_params(const struct rep *r, const struct rep_run *run, FILE *f)
 {
 	struct strv sets = { 0 };
-	char *text = run ? rep_run_file(run, "params") : NULL, *line, *next;
+	char *text = run ? rep_run_file(run, "params") : NULL, *line, *p = text;
 	int n = 0;
 
 	strv_split(&sets, r->conf_sets);
-	for (line = text; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
+	while ((line = rep_next_line(&p))) {
 		if (!strncmp(line, "SCN_", 4) || !*line)
 			continue;
 		fprintf(f, "%s%s%s", n++ ? ", " : "", line, strv_has(&sets, line) ? " (--set)" : "");
@@ -790,21 +799,13 @@ char *rep_err_of(const struct rep *r, const struct rep_run *run)
 
 double rep_run_metric(const struct rep_run *run, const char *metric)
 {
-	char *text = rep_run_file(run, RL_DERIVED_DIR "/summary.tsv"), *line, *next;
+	char *text = rep_run_file(run, RL_DERIVED_DIR "/summary.tsv"), *line, *p = text;
 	double v = NAN;
 	size_t ml = strlen(metric);
 
-	for (line = text; line && *line; line = next) {
-		char *tab = line;
-		int k;
+	while ((line = rep_next_line(&p))) {
+		char *tab = metric_tab(line);
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
-		for (k = 0; k < 6 && tab; k++)
-			tab = strchr(tab + 1, '\t');
 		if (tab && !strncmp(tab + 1, metric, ml) && tab[1 + ml] == '\t')
 			v = strtod(tab + 2 + ml, NULL);
 	}

@@ -131,6 +131,11 @@ void rep_plots_section(struct rep *r, struct rep_scn *s, FILE *f, FILE *notes);
 int report_html(const char *markdown, const char *title, const char *plots_dir,
 		FILE *out);
 
+/*
+ * The next line of the text at *p, its newline cut off in place, and *p
+ * moved past it; NULL at the end (or for a NULL *p).
+ */
+char *rep_next_line(char **p);
 /* Reads a whole file; malloc'ed and NUL-terminated, NULL if it cannot. */
 char *rep_read_file(const char *path, size_t *len);
 void *rep_xmalloc(size_t n);

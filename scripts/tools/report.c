@@ -103,11 +103,26 @@ int rep_safe_name(const char *name)
 
 /* --- the markdown ------------------------------------------------------ */
 
+struct status_count {
+	const char *status;
+	size_t n;
+};
+
+static int by_count(const void *a, const void *b)
+{
+	const struct status_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->status, y->status);
+}
+
 static void header(struct rep *r, FILE *f)
 {
+	struct status_count *counts;
 	const char *base = strrchr(r->matrix, '/');
 	struct strv kernels = { 0 }, started = { 0 }, status = { 0 };
-	size_t i, j;
+	size_t i;
 	char *v;
 
 	base = base && base[1] ? base + 1 : r->matrix;
@@ -160,23 +175,17 @@ static void header(struct rep *r, FILE *f)
 	for (i = 0; i < r->nruns; i++)
 		strv_add_unique(&status, r->runs[i].status);
 	strv_sort(&status);
-	fprintf(f, "- Runs: %zu (", r->nruns);
-	for (j = 0; j < status.n; j++) {
-		size_t best = j, c;
-
-		for (i = j + 1; i < status.n; i++) {
-			c = rep_count_status(r, status.v[i]);
-			if (c > rep_count_status(r, status.v[best]) ||
-			    (c == rep_count_status(r, status.v[best]) &&
-			     strcmp(status.v[i], status.v[best]) < 0))
-				best = i;
-		}
-		v = status.v[j];
-		status.v[j] = status.v[best];
-		status.v[best] = v;
-		fprintf(f, "%s%zu %s", j ? ", " : "", rep_count_status(r, status.v[j]),
-			status.v[j]);
+	counts = rep_xmalloc((status.n + 1) * sizeof(*counts));
+	for (i = 0; i < status.n; i++) {
+		counts[i].status = status.v[i];
+		counts[i].n = rep_count_status(r, status.v[i]);
 	}
+	if (status.n)
+		qsort(counts, status.n, sizeof(*counts), by_count);
+	fprintf(f, "- Runs: %zu (", r->nruns);
+	for (i = 0; i < status.n; i++)
+		fprintf(f, "%s%zu %s", i ? ", " : "", counts[i].n, counts[i].status);
+	free(counts);
 	fprintf(f, ")");
 	if (r->interrupted)
 		fprintf(f, "; %zu interrupted attempts that a resume redid are not counted",

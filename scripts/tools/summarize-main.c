@@ -61,7 +61,7 @@ int main(int argc, char **argv)
 	if (rc || rename(tmp, final)) {
 		unlink(tmp);
 		fprintf(stderr, PROG ": %s\n", rc ? err : "cannot rename the summary");
-		rc = strstr(err, "run folder") || strstr(err, "scenario") ? 2 : 1;
+		rc = rc == SUMMARIZE_NOT_A_RUN ? 2 : 1;
 	}
 	free(derived);
 	free(tmp);

@@ -16,9 +16,12 @@
 #include "report-model.h"
 #include "tracestat.h"
 
-/* metrics of a tool's result line: averaged over its lines, or summed */
-static const char *const tool_mean[] = { "mbps", "busy_mbps", "seconds", "first_write_s", "system_pct" };
-static const char *const tool_sum[] = { "bytes", "bad_chunks" };
+/* metrics of a tool's result line: the first NMEAN averaged over its lines, the rest summed */
+static const char *const tool_keys[] = {
+	"mbps", "busy_mbps", "seconds", "first_write_s", "system_pct", "bytes", "bad_chunks",
+};
+#define NKEYS	(sizeof(tool_keys) / sizeof(tool_keys[0]))
+#define NMEAN	5
 
 #define fail cli_fail
 
@@ -76,29 +79,12 @@ static char *file_of(const char *dir, const char *name)
 	return t;
 }
 
-/* next line of *p, NUL-terminated in place; NULL at the end */
-static char *next_line(char **p)
-{
-	char *l = *p, *nl;
-
-	if (!l || !*l)
-		return NULL;
-	nl = strchr(l, '\n');
-	if (nl) {
-		*nl = '\0';
-		*p = nl + 1;
-	} else {
-		*p = l + strlen(l);
-	}
-	return l;
-}
-
 static void status_rows(struct rows *r, char *text)
 {
 	char metric[256], *p = text, *l;
 	int first = 1;
 
-	while ((l = next_line(&p))) {
+	while ((l = rep_next_line(&p))) {
 		char *eq;
 
 		if (first) {
@@ -182,7 +168,7 @@ static int trace_rows(struct rows *r, const char *dir, const char *derived,
 	fclose(tsv);
 	tracestat_free(&ts);
 	/* waits.KEY, comm.NAME.* as waits.task.NAME.*, not the task-pid table */
-	for (p = tsvbuf; (line = next_line(&p));) {
+	for (p = tsvbuf; (line = rep_next_line(&p));) {
 		char metric[512], *tab = strchr(line, '\t');
 
 		if (!tab || !strncmp(line, "task.", 5))
@@ -209,7 +195,7 @@ static void counter_rows(struct rows *r, char *text)
 {
 	char metric[256], *p = text, *l;
 
-	while ((l = next_line(&p))) {
+	while ((l = rep_next_line(&p))) {
 		char *c = strchr(l, ':');
 
 		if (!c || (size_t)(c - l) > 200)
@@ -226,7 +212,7 @@ static void vmstat_rows(struct rows *r, char *before, char *after)
 	char metric[256], name[200], *p = after, *l;
 	long long a, b;
 
-	while ((l = next_line(&p))) {
+	while ((l = rep_next_line(&p))) {
 		char *q, *bl;
 
 		if (sscanf(l, "%199s %lld", name, &a) != 2)
@@ -251,7 +237,7 @@ static void iostat_rows(struct rows *r, char *text)
 {
 	char metric[512], dev[128] = "", *p = text, *l;
 
-	while ((l = next_line(&p))) {
+	while ((l = rep_next_line(&p))) {
 		char *eq = strchr(l, '=');
 
 		if (!eq || strchr(eq + 1, '='))
@@ -271,11 +257,11 @@ static void iostat_rows(struct rows *r, char *text)
 /* NAME.out: the op= result lines of one workload tool */
 static void tool_rows(struct rows *r, const char *name, char *text)
 {
-	double sum[7] = { 0 };
-	size_t n[7] = { 0 }, k, nm = sizeof(tool_mean) / sizeof(tool_mean[0]);
+	double sum[NKEYS] = { 0 };
+	size_t n[NKEYS] = { 0 }, k;
 	char metric[512], *p = text, *l;
 
-	while ((l = next_line(&p))) {
+	while ((l = rep_next_line(&p))) {
 		char *tok, *save;
 
 		if (strncmp(l, "op=", 3))
@@ -286,23 +272,19 @@ static void tool_rows(struct rows *r, const char *name, char *text)
 			if (!eq || strchr(eq + 1, '='))
 				continue;
 			*eq = '\0';
-			for (k = 0; k < 7; k++) {
-				const char *key = k < nm ? tool_mean[k] : tool_sum[k - nm];
-
-				if (!strcmp(tok, key) && summarize_is_number(eq + 1)) {
+			for (k = 0; k < NKEYS; k++) {
+				if (!strcmp(tok, tool_keys[k]) && summarize_is_number(eq + 1)) {
 					sum[k] += strtod(eq + 1, NULL);
 					n[k]++;
 				}
 			}
 		}
 	}
-	for (k = 0; k < 7; k++) {
-		const char *key = k < nm ? tool_mean[k] : tool_sum[k - nm];
-
+	for (k = 0; k < NKEYS; k++) {
 		if (!n[k])
 			continue;
-		snprintf(metric, sizeof(metric), "tool.%s.%s", name, key);
-		row_num(r, metric, k < nm ? sum[k] / (double)n[k] : sum[k]);
+		snprintf(metric, sizeof(metric), "tool.%s.%s", name, tool_keys[k]);
+		row_num(r, metric, k < NMEAN ? sum[k] / (double)n[k] : sum[k]);
 	}
 }
 
@@ -310,7 +292,7 @@ static void knob_rows(struct rows *r, char *text)
 {
 	char *p = text, *l;
 
-	while ((l = next_line(&p))) {
+	while ((l = rep_next_line(&p))) {
 		char *eq = strchr(l, '=');
 
 		if (!eq || eq == l)
@@ -337,8 +319,10 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	size_t k, used;
 	int i, n;
 
-	if (!conf)
-		return fail(err, errlen, "'%s' is not a run folder (no run.conf)", dir);
+	if (!conf) {
+		fail(err, errlen, "'%s' is not a run folder (no run.conf)", dir);
+		return SUMMARIZE_NOT_A_RUN;
+	}
 	base = base && base[1] ? base + 1 : dir;
 	used = (size_t)snprintf(r.prefix, sizeof(r.prefix), "%s", base);
 	for (k = 0; k < 5; k++) {
@@ -347,9 +331,10 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 		if (!v || !*v || strpbrk(v, "\t\n")) {
 			free(v);
 			free(conf);
-			return fail(err, errlen,
-				    "'%s' did not run a scenario (its run.conf has no %s: run.sh --scenario)",
-				    dir, keys[k]);
+			fail(err, errlen,
+			     "'%s' did not run a scenario (its run.conf has no %s: run.sh --scenario)",
+			     dir, keys[k]);
+			return SUMMARIZE_NOT_A_RUN;
 		}
 		used += (size_t)snprintf(r.prefix + used, sizeof(r.prefix) - used, "\t%s", v);
 		free(v);
@@ -358,8 +343,10 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	if (used >= sizeof(r.prefix))
 		return fail(err, errlen, "the run's names are too long");
 	t = file_of(dir, "status");
-	if (!t)
-		return fail(err, errlen, "'%s' is not a run folder (no status file)", dir);
+	if (!t) {
+		fail(err, errlen, "'%s' is not a run folder (no status file)", dir);
+		return SUMMARIZE_NOT_A_RUN;
+	}
 	status_rows(&r, t);
 	free(t);
 	if (trace_rows(&r, dir, derived, err, errlen) < 0)

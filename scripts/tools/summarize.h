@@ -20,9 +20,13 @@
 
 #include <stdio.h>
 
+/* summarize_run()'s answer for a folder that is not a scenario's run */
+#define SUMMARIZE_NOT_A_RUN	(-2)
+
 /*
  * Writes the rows of run folder dir to out and the trace's files into
- * derived (an existing folder).  Returns 0, or -1 with a message in err.
+ * derived (an existing folder).  Returns 0, SUMMARIZE_NOT_A_RUN, or -1 on
+ * a read or write error; err says which.
  */
 int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 		  size_t errlen);

@@ -95,10 +95,10 @@ TEST(test_not_a_scenario_run)
 	CHECK(out != NULL);
 	if (!out)
 		return;
-	CHECK_EQ_INT(summarize_run(top, top, out, err, sizeof(err)), -1);
+	CHECK_EQ_INT(summarize_run(top, top, out, err, sizeof(err)), SUMMARIZE_NOT_A_RUN);
 	CHECK(strstr(err, "is not a run folder (no run.conf)") != NULL);
 	put(top, "run.conf", "run=x\nmem=1G\n");
-	CHECK_EQ_INT(summarize_run(top, top, out, err, sizeof(err)), -1);
+	CHECK_EQ_INT(summarize_run(top, top, out, err, sizeof(err)), SUMMARIZE_NOT_A_RUN);
 	CHECK(strstr(err, "did not run a scenario (its run.conf has no scenario") != NULL);
 	fclose(out);
 	snprintf(err, sizeof(err), "rm -rf '%s'", top);
