@@ -55,6 +55,24 @@ t_compare_report_generated() {
 	ls "$m"/plots/*.svg >/dev/null || fail "no plots"
 }
 
+# Every writeback completion the trace saw was counted too (the counters
+# also see the ones after the trace stopped), and the fs-completion section
+# shows the completion metrics and their plot.
+t_compare_completions_reported() {
+	local m r events counted
+	m=$(compare_run)
+	for r in "$m"/runs/fs-completion.*; do
+		[ "$(cat "$r/trace.txt.overrun")" = 0 ] || continue
+		events=$(awk -F'\t' '$7 == "completion.events" { print $8 }' "$r/$RL_DERIVED/summary.tsv")
+		counted=$(awk -F'\t' '$7 == "counter.nr_writeback_end_batches" { print $8 }' "$r/$RL_DERIVED/summary.tsv")
+		echo "$(basename "$r"): $events completions traced, $counted counted"
+		[ "${events:-0}" -gt 0 ] || fail "$(basename "$r"): no completion traced"
+		[ "$events" -le "$counted" ] || fail "$(basename "$r"): more completions traced than counted"
+	done
+	grep -q '^### Writeback completions' "$m/report.md" || fail "no completion table in the report"
+	ls "$m"/plots/fs-completion.patched.completions.svg >/dev/null || fail "no completions plot"
+}
+
 # kupdate-after-exit's check (tool.kupdate.busy_mbps > 40) can pass and can
 # fail: the writeout rate while the disk writes follows the device, where
 # the average over the whole wait (tool.kupdate.mbps) never could.

@@ -531,15 +531,84 @@ static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *not
 	return render(r, name, 900, 640, notes);
 }
 
+/* --- completions over time ------------------------------------------------- */
+
+/* Seconds of the workload shown: enough for many completions, few enough to see each. */
+#define COMPLETION_WINDOW_S 2.0
+
+/*
+ * Folios ended per 10 ms, one panel a filesystem, from the first ok run of
+ * each: bursts are what tell the filesystems apart, and a mean over runs
+ * would smooth them away.  The window starts a quarter into the run, past
+ * the start when the memory limit is not yet reached.
+ */
+static int plot_completions(struct rep *r, struct rep_scn *s, const char *m, FILE *notes)
+{
+	char name[256], file[400], *path, *plots = NULL;
+	size_t i, j, npanels = 0, plen = 0;
+	double from = -1;
+	FILE *f, *pf;
+
+	snprintf(name, sizeof(name), "%s.%s.completions", s->name, m);
+	pf = open_memstream(&plots, &plen);
+	for (i = 0; i < r->fs.n; i++)
+		for (j = 0; j < r->nruns; j++) {
+			char *text, *line, *next, *last;
+			double t;
+
+			if (!ok_run(&r->runs[j], s->name, r->fs.v[i], m))
+				continue;
+			text = rep_run_file(&r->runs[j], RL_DERIVED_DIR "/completions-series.tsv");
+			if (!text)
+				continue;
+			/* the last bin's start: the run's length */
+			while (*text && text[strlen(text) - 1] == '\n')
+				text[strlen(text) - 1] = '\0';
+			last = strrchr(text, '\n');
+			if (from < 0)
+				from = last && sscanf(last + 1, "%lf", &t) == 1 ? floor(t / 4) : 0;
+			snprintf(file, sizeof(file), "%s.%s.dat", name, r->fs.v[i]);
+			f = open_in(r, file, &path);
+			next = text;
+			rep_next_line(&next);	/* the header */
+			while ((line = rep_next_line(&next)))
+				if (sscanf(line, "%lf", &t) == 1 && t >= from &&
+				    t < from + COMPLETION_WINDOW_S)
+					fprintf(f, "%s\n", line);
+			fclose(f);
+			free(path);
+			free(text);
+			fprintf(pf, "set title '%s'\nplot '%s' using 1:2 with impulses lw 2 lc %zu notitle\n",
+				r->fs.v[i], file, fs_color(r, r->fs.v[i]));
+			npanels++;
+			break;
+		}
+	fclose(pf);
+	if (!npanels) {
+		free(plots);
+		return -1;
+	}
+	snprintf(file, sizeof(file), "%s.gp", name);
+	f = open_in(r, file, &path);
+	fprintf(f, "set multiplot layout %zu,1 title '%s, %s: folios whose writeback ended, per 10 ms (seconds %g-%g of the first ok run)'\n",
+		npanels, s->name, m, from, from + COMPLETION_WINDOW_S);
+	fprintf(f, "set xlabel 'seconds since the workload started'\nset ylabel 'folios'\nset grid\nset yrange [0:*]\nset xrange [%g:%g]\n%sunset multiplot\n",
+		from, from + COMPLETION_WINDOW_S, plots);
+	fclose(f);
+	free(path);
+	free(plots);
+	return render(r, name, 900, 200 + 160 * (int)npanels, notes);
+}
+
 void rep_plots_section(struct rep *r, struct rep_scn *s, FILE *f, FILE *notes)
 {
-	static const char *const kinds[] = { "hist", "cdf", "throughput", "waits" };
+	static const char *const kinds[] = { "hist", "cdf", "throughput", "waits", "completions" };
 	static const char *const labels[] = {
 		"wait-duration histogram", "wait-duration CDF", "throughput over time",
-		"waits and stalled ms per second",
+		"waits and stalled ms per second", "folios ended per 10 ms",
 	};
 	int (*const plot[])(struct rep *, struct rep_scn *, const char *, FILE *) = {
-		plot_hist, plot_cdf, plot_throughput, plot_waits,
+		plot_hist, plot_cdf, plot_throughput, plot_waits, plot_completions,
 	};
 	size_t i, k, j;
 	int any = 0;
@@ -554,7 +623,7 @@ void rep_plots_section(struct rep *r, struct rep_scn *s, FILE *f, FILE *notes)
 		if (!some)
 			continue;
 		fprintf(f, "- %s: ", m);
-		for (k = 0; k < 4; k++) {
+		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 			if (plot[k](r, s, m, notes) < 0)
 				continue;
 			fprintf(f, "%s[%s](plots/%s.%s.%s.svg) ([png](plots/%s.%s.%s.png))", links++ ? " · " : "",

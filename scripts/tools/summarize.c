@@ -162,6 +162,13 @@ static int trace_rows(struct rows *r, const char *dir, const char *derived,
 			rc |= fclose(f);
 		}
 	}
+	if (ts.want_series && ts.completions.events) {
+		snprintf(path, dn, "%s/completions-series.tsv", derived);
+		if ((f = fopen(path, "w"))) {
+			completion_print_series(f, &ts.completions);
+			rc |= fclose(f);
+		}
+	}
 	free(path);
 	tsv = open_memstream(&tsvbuf, &tsvlen);
 	tracestat_print_tsv(tsv, &ts);
@@ -176,6 +183,8 @@ static int trace_rows(struct rows *r, const char *dir, const char *derived,
 		*tab = '\0';
 		if (!strncmp(line, "comm.", 5))
 			snprintf(metric, sizeof(metric), "waits.task.%s", line + 5);
+		else if (!strncmp(line, "completion.", 11))
+			snprintf(metric, sizeof(metric), "%s", line);
 		else
 			snprintf(metric, sizeof(metric), "waits.%s", line);
 		row(r, metric, tab + 1);

@@ -340,6 +340,9 @@ enum tracestat_kind tracestat_parse_line(const char *line,
 		return TRACESTAT_IGNORED;
 	if (parse_prefix(line, ev, &name, &namelen, &fields) < 0)
 		return TRACESTAT_MALFORMED;
+	if (name_is(name, namelen, COMPLETION_EVENT))
+		return completion_parse(fields, &ev->completion) < 0 ?
+			TRACESTAT_MALFORMED : TRACESTAT_COMPLETION;
 	if (name_is(name, namelen, EV_RECLAIMLAB))
 		ev->format = TRACESTAT_FMT_RECLAIMLAB;
 	else if (name_is(name, namelen, EV_UPSTREAM))
@@ -431,7 +434,7 @@ int tracestat_series(struct tracestat *ts, double start, double end,
 	ts->series_start = start;
 	ts->series_end = end;
 	ts->series_bin = bin;
-	return 0;
+	return completion_series(&ts->completions, start, end);
 }
 
 static void note_ts(struct tracestat *ts, double t)
@@ -584,6 +587,11 @@ int tracestat_feed_line(struct tracestat *ts, const char *line)
 		if (count_wait(ts, &ev) < 0)
 			return -1;
 		break;
+	case TRACESTAT_COMPLETION:
+		note_ts(ts, ev.ts);
+		if (completion_add(&ts->completions, ev.ts, &ev.completion) < 0)
+			return -1;
+		break;
 	}
 	return kind;
 }
@@ -619,7 +627,7 @@ int tracestat_feed_stream(struct tracestat *ts, FILE *f,
 	return ferror(f) ? -1 : 0;
 }
 
-static int cmp_long(const void *a, const void *b)
+int tracestat_cmp_long(const void *a, const void *b)
 {
 	long x = *(const long *)a, y = *(const long *)b;
 
@@ -638,8 +646,7 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Nearest rank: the smallest sample with at least pct% at or below it. */
-static long percentile(const long *sorted, size_t n, int pct)
+long tracestat_percentile(const long *sorted, size_t n, int pct)
 {
 	size_t rank;
 
@@ -682,18 +689,19 @@ void tracestat_finish(struct tracestat *ts)
 
 	/* qsort() wants a non-NULL base even for 0 elements */
 	if (n)
-		qsort(ts->samples, n, sizeof(*ts->samples), cmp_long);
+		qsort(ts->samples, n, sizeof(*ts->samples), tracestat_cmp_long);
 	if (ts->tasks.n)
 		qsort(ts->tasks.v, ts->tasks.n, sizeof(*ts->tasks.v),
 		      cmp_entry);
 	for (i = 0; i < TRACESTAT_NPCT; i++)
-		ts->pct_usec[i] = percentile(ts->samples, n, tracestat_pct[i]);
+		ts->pct_usec[i] = tracestat_percentile(ts->samples, n, tracestat_pct[i]);
 	ts->max_usec = n ? ts->samples[n - 1] : 0;
 	ts->full_timeout_share = n ? (double)ts->full_timeout / n : 0;
 	memset(ts->hist, 0, sizeof(ts->hist));
 	for (i = 0; i < n; i++)
 		ts->hist[bucket_of(ts->samples[i])]++;
 	finish_duration(ts);
+	completion_finish(&ts->completions, ts->duration_s);
 	for (i = 0; i < ts->ncomms; i++) {
 		struct tracestat *c = &ts->comms[i];
 
@@ -715,6 +723,7 @@ void tracestat_free(struct tracestat *ts)
 	free(ts->series_events);
 	free(ts->series_usec);
 	free(ts->samples);
+	completion_free(&ts->completions);
 	ts->comms = NULL;
 	ts->series_events = NULL;
 	ts->series_usec = NULL;
@@ -825,6 +834,7 @@ static void print_stats(FILE *f, int tsv, const struct tracestat *ts)
 	print_table(f, tsv, "reason", &ts->reasons);
 	print_table(f, tsv, "class", &ts->classes);
 	print_table(f, tsv, "task", &ts->tasks);
+	completion_print(f, tsv, &ts->completions);
 }
 
 void tracestat_print_text(FILE *f, const struct tracestat *ts,

@@ -2,10 +2,12 @@
 /*
  * tracestat: statistics of page-reclaim waits in an ftrace text trace.
  *
- * Two events are understood: reclaimlab's mm_vmscan_reclaim_wait and
+ * Two wait events are understood: reclaimlab's mm_vmscan_reclaim_wait and
  * upstream's mm_vmscan_throttled (whose "usect_delayed" field name is
- * misspelled in 6.12).  The caller feeds lines into an accumulator, calls
- * tracestat_finish() once, then reads the results or prints them.
+ * misspelled in 6.12); writeback_end_batch events go to the completion
+ * statistics (completion.h), so one pass over a trace gives both.  The
+ * caller feeds lines into an accumulator, calls tracestat_finish() once,
+ * then reads the results or prints them.
  */
 #ifndef RECLAIMLAB_TRACESTAT_H
 #define RECLAIMLAB_TRACESTAT_H
@@ -13,6 +15,8 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+
+#include "completion.h"
 
 /* Longer lines are counted as malformed and not parsed. */
 #define TRACESTAT_LINE_MAX	4096
@@ -51,6 +55,7 @@ extern const char *const tracestat_classes[];
 enum tracestat_kind {
 	TRACESTAT_IGNORED,	/* '#' header or blank line */
 	TRACESTAT_WAIT,		/* a reclaim wait */
+	TRACESTAT_COMPLETION,	/* a writeback_end_batch */
 	TRACESTAT_OTHER,	/* a well-formed line of any other event */
 	TRACESTAT_MALFORMED,
 };
@@ -60,7 +65,10 @@ enum tracestat_format {
 	TRACESTAT_FMT_UPSTREAM,		/* mm_vmscan_throttled */
 };
 
-/* One parsed line; only ts is set for TRACESTAT_OTHER. */
+/*
+ * One parsed line; only ts is set for TRACESTAT_OTHER, ts and completion
+ * for TRACESTAT_COMPLETION.
+ */
 struct tracestat_event {
 	double ts;
 	char comm[TRACESTAT_COMM_MAX + 1];
@@ -70,6 +78,7 @@ struct tracestat_event {
 	long usec_delayed;
 	char reason[TRACESTAT_WORD_MAX + 1];
 	char cls[TRACESTAT_WORD_MAX + 1];
+	struct completion_event completion;
 };
 
 struct tracestat_entry {
@@ -123,6 +132,9 @@ struct tracestat {
 	unsigned long long *series_usec;
 	size_t nbins;
 
+	/* writeback completions: not filtered, not kept per task */
+	struct completion_stats completions;
+
 	/* Filled by tracestat_finish(). */
 	long pct_usec[TRACESTAT_NPCT];
 	long max_usec;
@@ -143,7 +155,8 @@ void tracestat_set_duration(struct tracestat *ts, double seconds);
 void tracestat_by_comm(struct tracestat *ts);
 /*
  * Also count waits and their usec_delayed per bin of bin seconds from
- * start (trace time); bins up to end are printed even when empty.
+ * start (trace time); bins up to end are printed even when empty.  The
+ * completions get a series of their own over the same window.
  * -1 if bin is not positive or end is before start.
  */
 int tracestat_series(struct tracestat *ts, double start, double end,
@@ -168,6 +181,11 @@ void tracestat_free(struct tracestat *ts);
  * VMSCAN_THROTTLE_X; NULL for any other word.
  */
 const char *tracestat_reason_name(const char *word);
+
+/* qsort() comparison of longs, ascending. */
+int tracestat_cmp_long(const void *a, const void *b);
+/* Nearest rank: the smallest sample with at least pct% at or below it. */
+long tracestat_percentile(const long *sorted, size_t n, int pct);
 
 /* Iterates CDF points (unique usec_delayed ascending); 0 when done. */
 int tracestat_cdf_point(const struct tracestat *ts, size_t *pos,

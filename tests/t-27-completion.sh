@@ -1,0 +1,148 @@
+# shellcheck shell=bash
+# Writeback completion (patches 0014-0016): every completion's batch is
+# traced and counted, the trace and the counters agree, the write-bio cap
+# changes the bios the block layer sees, and the device profiles carry
+# their largest request and rotational flag.
+
+# One boot, four filesystems: each writes 24 MiB with the cap off and on.
+completion_run() {
+	shared_run completion --time-travel --mem 1G --disk ext4:hdd --disk xfs:hdd \
+		--disk vfat:usb-stick --disk btrfs:ssd <<'JOB'
+set -eu
+. /reclaimlab/bin/rl-lib.sh
+for fs in ext4 xfs vfat btrfs; do
+	dev=$(awk -v m="/mnt/$fs" '$2 == m { sub("/dev/", "", $1); print $1 }' /proc/mounts)
+	q=/sys/block/$dev/queue
+	echo "$fs $dev $(cat $q/max_sectors_kb) $(cat $q/rotational)" >>/results/queues
+	for cap in 0 1; do
+		rl_sysctl vm.write_bio_cap $cap
+		sync
+		rl_counters_reset
+		rl_trace_start writeback:writeback_end_batch block:block_bio_queue
+		rl-dd write "/mnt/$fs/f$cap" --size 24M --bs 1M --seed $cap >/dev/null
+		sync
+		sleep 1
+		rl_trace_stop "/results/trace-$fs-$cap.txt"
+		rl_counters_snapshot "/results/counters-$fs-$cap"
+	done
+done
+JOB
+}
+
+# counter RUN FS CAP NAME: a debugfs counter after one write
+counter() {
+	sed -n "s/^$4://p" "$1/counters-$2-$3.debug-vm"
+}
+
+t_completion_events_equal_counters() {
+	local run fs cap events folios
+	run=$(completion_run)
+	for fs in ext4 xfs vfat btrfs; do
+		for cap in 0 1; do
+			events=$(grep -c ' writeback_end_batch: ' "$run/trace-$fs-$cap.txt" || true)
+			folios=$(sed -n 's/.* writeback_end_batch: .* folios=\([0-9]*\) .*/\1/p' \
+				"$run/trace-$fs-$cap.txt" | awk '{ n += $1 } END { print n + 0 }')
+			echo "$fs cap=$cap: $events completions, $folios folios"
+			[ "$events" -gt 0 ] || fail "$fs: no writeback_end_batch event for 24 MiB written"
+			[ "$events" = "$(counter "$run" $fs $cap nr_writeback_end_batches)" ] ||
+				fail "$fs: $events events traced, nr_writeback_end_batches is $(counter "$run" $fs $cap nr_writeback_end_batches)"
+			[ "$folios" = "$(counter "$run" $fs $cap nr_writeback_end_folios)" ] ||
+				fail "$fs: $folios folios traced, nr_writeback_end_folios is $(counter "$run" $fs $cap nr_writeback_end_folios)"
+			# 24 MiB of data: at least 6144 pages' worth of folios ended
+			awk '/ writeback_end_batch: / { for (i = 1; i <= NF; i++) if ($i ~ /^bytes=/) b += substr($i, 7) }
+				END { exit !(b >= 24 * 1048576) }' "$run/trace-$fs-$cap.txt" ||
+				fail "$fs: the completions ended less than the 24 MiB written"
+		done
+	done
+}
+
+t_completion_units_per_filesystem() {
+	local run
+	run=$(completion_run)
+	# ext4 ends per bio or per io_end, xfs per bio or ioend chain; vfat
+	# (mpage) and btrfs per bio
+	expect_match "$run/trace-ext4-0.txt" ' unit=(bio|io_end) '
+	expect_match "$run/trace-xfs-0.txt" ' unit=(bio|ioend) '
+	expect_match "$run/trace-vfat-0.txt" ' unit=bio '
+	expect_match "$run/trace-btrfs-0.txt" ' unit=bio '
+	! grep ' writeback_end_batch: ' "$run/trace-vfat-0.txt" | grep -qv ' unit=bio ' ||
+		fail "vfat completed writeback in a unit other than bio"
+}
+
+# largest write bio, in sectors, that the block layer saw in one trace
+largest_write_bio() {
+	sed -n 's/.* block_bio_queue: [0-9,]* W[A-Z]* [0-9]* + \([0-9]*\) .*/\1/p' "$1" | sort -n | tail -1
+}
+
+t_write_bio_cap_changes_bio_size() {
+	local run fs max_kb off on
+	run=$(completion_run)
+	cat "$run/queues"
+	for fs in ext4 xfs vfat; do
+		max_kb=$(awk -v fs=$fs '$1 == fs { print $3 }' "$run/queues")
+		off=$(largest_write_bio "$run/trace-$fs-0.txt")
+		on=$(largest_write_bio "$run/trace-$fs-1.txt")
+		echo "$fs: largest write bio $off sectors with the cap off, $on with it on (max_sectors_kb $max_kb)"
+		[ -n "$off" ] && [ -n "$on" ] || fail "$fs: no write bio traced"
+		[ "$on" -le $((max_kb * 2)) ] || fail "$fs: a $on-sector write bio with vm.write_bio_cap=1 (max $((max_kb * 2)))"
+		[ "$off" -gt $((max_kb * 2)) ] || fail "$fs: no bio above max_sectors with the cap off: it tests nothing"
+	done
+}
+
+t_profiles_set_request_size_and_rotational() {
+	local run
+	run=$(completion_run)
+	expect_match "$run/queues" '^ext4 ubd[a-z] 512 1$' "hdd queue"
+	expect_match "$run/queues" '^vfat ubd[a-z] 120 1$' "usb-stick queue"
+	expect_match "$run/queues" '^btrfs ubd[a-z] 512 0$' "ssd queue"
+}
+
+# scenario_mode_run NAME MODE: fs-completion (a cgroup v1 writer) on an
+# ext4 hdd in MODE; prints the run folder
+scenario_mode_run() {
+	local run=$TEST_TMP/$1
+	if [ ! -f "$run/status" ]; then
+		"$RL_TOP/scripts/run.sh" --out "$run" --timeout 300 --time-travel --disk ext4:hdd \
+			--scenario fs-completion --mode "$2" >/dev/null ||
+			fail "the $2 run failed: $(head -1 "$run/status")"
+		"$RL_TOP/scripts/summarize-run.sh" "$run" >/dev/null || fail "summarize-run.sh failed on $run"
+	fi
+	echo "$run"
+}
+
+# summary_value RUN METRIC
+summary_value() {
+	awk -F'\t' -v m="$2" '$7 == m { print $8 }' "$1/$RL_DERIVED/summary.tsv"
+}
+
+# As vanilla, memcg v1 reclaim waits on folios under writeback and sleeps
+# on VMSCAN_THROTTLE_WRITEBACK; in the unthrottled mode it does neither.
+t_unthrottled_mode_skips_writeback_waits() {
+	local on off k
+	on=$(scenario_mode_run vanilla vanilla)
+	off=$(scenario_mode_run unthrottled unthrottled)
+	expect_match "$off/knobs" '^vm.reclaim_throttle_writeback=0$'
+	for k in nr_reclaim_wait_writeback nr_throttle_writeback; do
+		echo "$k: vanilla $(summary_value "$on" counter.$k), unthrottled $(summary_value "$off" counter.$k)"
+		[ "$(summary_value "$on" counter.$k)" -gt 0 ] || fail "no $k as vanilla: the test tests nothing"
+		[ "$(summary_value "$off" counter.$k)" = 0 ] || fail "$k with vm.reclaim_throttle_writeback=0"
+	done
+}
+
+# The 2012 modes remount ext4 with dioread_lock: then it ends writeback
+# per bio, never per io_end.
+t_mount_knob_applies_dioread_lock() {
+	local old new
+	old=$(scenario_mode_run vanilla vanilla)
+	new=$(scenario_mode_run 2012-vanilla 2012-vanilla)
+	expect_match "$new/knobs" '^mount.ext4=nodioread_nolock$'
+	expect_match "$new/knobs" '^vm.write_bio_cap=1$'
+	expect_match "$old/trace.txt" ' writeback_end_batch: .* unit=io_end '
+	! grep -q ' unit=io_end ' "$new/trace.txt" || fail "ext4 ended writeback per io_end under dioread_lock"
+	expect_match "$new/trace.txt" ' writeback_end_batch: .* unit=bio '
+	[ -s "$new/$RL_DERIVED/completions-series.tsv" ] || fail "no completions-series.tsv"
+	# capped bios end alone: smaller batches, more often
+	echo "folios per completion (p50): 6.12 $(summary_value "$old" completion.folios_p50), 2012 conditions $(summary_value "$new" completion.folios_p50)"
+	[ "$(summary_value "$new" completion.folios_p50)" -lt "$(summary_value "$old" completion.folios_p50)" ] ||
+		fail "the 2012 conditions did not make ext4's completions smaller"
+}
