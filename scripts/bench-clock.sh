@@ -28,6 +28,9 @@ esac
 make -s -C "$RL_TOP/rootfs/tools" NATIVE="$RL_BUILD/native" native >/dev/null ||
 	die "cannot build the native rl-opbench (make -C rootfs/tools native)"
 OPBENCH=$RL_BUILD/native/rl-opbench
+# the figures are rl-bench's, from what the runs wrote (scripts/tools/bench.c)
+build_host_tools
+BENCH=$RL_HOST_TOOLS/rl-bench
 work=$(mktemp -d "${TMPDIR:-/tmp}/reclaimlab-bench-clock.XXXXXX")
 hogs=()
 stop_hogs() {
@@ -38,18 +41,18 @@ trap 'stop_hogs; rm -rf "$work"' EXIT
 N=20000
 OPS="null_syscall write_1k minor_fault fork_exit_wait"
 
-# guest_op N OP CLOCK-ARGS...: rl-opbench OP in a guest: "NS_PER_OP WALL_S"
+# guest_op N OP CLOCK-ARGS...: rl-opbench OP in a guest: its run folder
 guest_op() {
 	local n=$1 op=$2 run
 	shift 2
 	run=$work/ops-$op-$RANDOM$RANDOM
 	"$RL_TOP/scripts/run.sh" --out "$run" "$@" -- "rl-opbench -n $n -d /tmp $op" >/dev/null ||
 		die "guest benchmark failed: $(head -1 "$run/status"); see $run/console.log"
-	echo "$(sed -n "s/^op=$op .*ns_per_op=//p" "$run/guest.log") $(sed -n 's/^wall_seconds=//p' "$run/status")"
+	echo "$run"
 }
 
 ops_part() {
-	local mode clock_args big small op native n
+	local mode clock_args big small op
 	echo "== operations: ns per operation (N=$N; fork_exit_wait N/10) =="
 	"$OPBENCH" -n "$N" -d "${RL_TMPDIR:-/dev/shm}" >"$work/native"
 	printf '%-8s %-15s %12s %13s %12s\n' "clock" "op" "native ns" "simulated ns" "wall ns"
@@ -60,16 +63,10 @@ ops_part() {
 		*) clock_args=(--time-travel="$mode") ;;
 		esac
 		for op in $OPS; do
-			n=$N
-			[ "$op" != fork_exit_wait ] || n=$((N / 10))
-			native=$(sed -n "s/^op=$op .*ns_per_op=//p" "$work/native")
-			# wall per op: a boot with n ops against one with n/10
+			# wall per op: a boot with N ops against one with N/10
 			big=$(guest_op "$N" "$op" "${clock_args[@]}")
 			small=$(guest_op $((N / 10)) "$op" "${clock_args[@]}")
-			awk -v mode="$mode" -v op="$op" -v native="$native" -v n="$n" -v big="$big" -v small="$small" 'BEGIN {
-				split(big, b, " "); split(small, s, " ")
-				printf "%-8s %-15s %12.0f %13.0f %12.0f\n", mode, op, native, b[1], (b[2] - s[2]) * 1e9 / (n - n / 10)
-			}'
+			"$BENCH" ops-row "$mode" "$op" "$work/native" "$big" "$small"
 		done
 	done
 	echo "(host: no time-travel, the guest clock is the host's; host and basic unpinned, cpu and inf-cpu pinned to one CPU)"
@@ -83,14 +80,7 @@ scenario_run() {
 		--timeout 900 --disk ext4:hdd --scenario memcg-dd >/dev/null 2>&1 || true
 	"$RL_TOP/scripts/summarize-run.sh" "$run" ||
 		die "could not summarize $run"
-	awk -F'\t' -v clock="$clock" -v label="$label" '
-		{ v[$7] = $8 }
-		END {
-			printf "%-8s %-8s %-7s %7s %7s %7s %7s %7.1f\n", clock, label, v["run.status"],
-				v["tool.v1-writer1.mbps"], v["tool.v1-writer2.mbps"],
-				(v["waits.events"] == "" ? 0 : v["waits.events"]),
-				v["run.simulated_seconds"], v["run.wall_seconds"]
-		}' "$run/$RL_DERIVED/summary.tsv"
+	"$BENCH" scenario-row "$clock" "$label" "$run/$RL_DERIVED/summary.tsv"
 }
 
 scenario_part() {

@@ -47,29 +47,20 @@ boot() { # NAME PROFILE JOB [TIME-TRAVEL-OPTION]
 		--disk "ext4:$2" --job "$out/$3" >/dev/null ||
 		die "benchmark run $1 failed: $(head -1 "$out/$1/status")"
 }
-val() { sed -n "s/.*$2=\([0-9.]*\).*/\1/p" "$1" | head -1; }
-mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1000 }'; }
+# the figures are rl-bench's, from what the runs wrote (scripts/tools/bench.c)
+build_host_tools
+bench() { "$RL_HOST_TOOLS/rl-bench" "$@"; }
 
 echo "| profile | configured write / read | achieved write / read (1 MiB O_DIRECT) | error |"
 echo "|---|---|---|---|"
 for p in usb-stick hdd ssd; do
 	boot "seq-$p" "$p" seq.sh
-	params=$(disk_model "$p")
-	wbw=$(val <(echo "$params") wbw)
-	rbw=$(val <(echo "$params") rbw)
-	w=$(val "$out/seq-$p/write.out" mbps)
-	r=$(val "$out/seq-$p/read.out" mbps)
-	err=$(awk -v w="$w" -v r="$r" -v cw="$wbw" -v cr="$rbw" \
-		'BEGIN { printf "%+.1f%% / %+.1f%%", (w * 1000 / cw - 1) * 100, (r * 1000 / cr - 1) * 100 }')
-	echo "| $p | $(mb "$wbw") / $(mb "$rbw") MB/s | $w / $r MB/s | $err |"
+	bench disk-row "$(disk_model "$p")" "$out/seq-$p/write.out" "$out/seq-$p/read.out"
 done
 echo
 boot rand-hdd hdd rand.sh
-secs=$(val "$out/rand-hdd/rand.out" seconds)
-awk -v s="$secs" 'BEGIN {
-	want = 1 / (0.008 + 4096 / 95e6); got = 200 / s
-	printf "hdd 4 KiB random writes: %.1f IOPS, model 1/(seek + 4K/bw) = %.1f IOPS (%+.1f%%)\n", got, want, (got / want - 1) * 100 }'
+bench random-iops "$(disk_model hdd)" "$out/rand-hdd/rand.out"
 boot rand-hdd-again hdd rand.sh
-echo "same random run twice: $(val "$out/rand-hdd/rand.out" seconds) s and $(val "$out/rand-hdd-again/rand.out" seconds) s simulated"
+echo "same random run twice: $(bench value "$out/rand-hdd/rand.out" seconds) s and $(bench value "$out/rand-hdd-again/rand.out" seconds) s simulated"
 boot usb200 usb-stick usb200.sh --time-travel
-echo "200 MB write + fsync to usb-stick: $(val "$out/usb200/write.out" seconds) s simulated, $(val "$out/usb200/status" wall_seconds) s wall"
+echo "200 MB write + fsync to usb-stick: $(bench value "$out/usb200/write.out" seconds) s simulated, $(bench value "$out/usb200/status" wall_seconds) s wall"

@@ -31,25 +31,6 @@ usage: scripts/compare.sh [options]
 USAGE
 }
 
-list_choices() {
-	echo "scenarios:   $(rl_scenarios)"
-	echo "filesystems: $RL_FILESYSTEMS"
-	echo "profiles:    $RL_PROFILES (add ,key=value for one of: $RL_PROFILE_KEYS)"
-	echo "modes:"
-	local k name value type about
-	for k in $RL_MODES; do
-		printf '  %-8s %s\n' "$k" "$(mode_knobs "$k")"
-	done
-	echo "parameters (--set KEY=VALUE), by scenario:"
-	build_host_tools
-	for k in $(rl_scenarios); do
-		echo "  $k"
-		while IFS=$'\t' read -r name value type about; do
-			printf '    %-14s %-6s %-22s %s\n' "$name" "$value" "$type" "$about"
-		done < <("$RL_HOST_TOOLS/rl-scenario-info" --params "$RL_TOP/rootfs/scenarios/$k.scn")
-	done
-}
-
 scenarios="fs-completion,memcg-dd"
 filesystems=${RL_FILESYSTEMS// /,}
 modes="patched,vanilla"
@@ -79,7 +60,7 @@ while [ $# -gt 0 ]; do
 	--clock) need_arg "$@"; matrix_opts="$matrix_opts --clock"; clock=$2; shift 2 ;;
 	--results) need_arg "$@"; matrix_opts="$matrix_opts --results"; matrix=$2; shift 2 ;;
 	--resume) need_arg "$@"; resume=$2; shift 2 ;;
-	--list) list_choices; exit 0 ;;
+	--list) matrix_choices; exit 0 ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown option '$1' (valid: --scenario --fs --modes --profile --mem --set --repeat --jobs --timeout --clock --results --resume --list --help)" ;;
 	esac
@@ -123,11 +104,7 @@ check_words mode "$modes" "$RL_MODES"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "bad --jobs '$jobs' (use a positive number)"
 [ -z "$timeout" ] || [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$timeout' (use seconds)"
 word_in "$clock" "$RL_CLOCKS" || die "unknown clock '$clock' (valid: $RL_CLOCKS)"
-for kv in $sets; do
-	[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*= ]] || die "bad --set '$kv' (use KEY=VALUE)"
-	[[ "${kv#*=}" =~ ^[$RL_SET_VALUE_CHARS]+$ ]] ||
-		die "bad value '${kv#*=}' in --set '$kv' (valid: letters, digits and . _ : + , / -)"
-done
+check_matrix_sets "$sets"
 [ -x "$RL_KERNEL" ] || die "kernel $RL_KERNEL not found; build it with 'make'"
 build_host_tools
 # Each scenario read once, with the --set values applied after their type
@@ -154,11 +131,7 @@ for s in $scenarios; do
 done
 
 [ -n "$matrix" ] || matrix=$RL_RESULTS/compare-$(date +%Y%m%d-%H%M%S)
-if [ -z "$resume" ] && [ -n "$(ls -A "$matrix" 2>/dev/null)" ]; then
-	die "results folder '$matrix' is not empty; results are never mixed: name a new folder, or continue a matrix with --resume $matrix"
-fi
-mkdir -p "$matrix/runs" 2>/dev/null || die "cannot create results folder '$matrix'"
-[ -w "$matrix" ] || die "results folder '$matrix' is not writable"
+create_matrix_folder "$matrix" "$resume"
 if [ -z "$resume" ]; then
 	# key=value lines, read back with conf_value (never sourced)
 	{
@@ -175,25 +148,11 @@ if [ -z "$resume" ]; then
 fi
 
 # --- the runs ---
-run_names=()
-for s in $scenarios; do
-	for f in $filesystems; do
-		for m in $modes; do
-			for r in $(seq 1 "$repeat"); do
-				run_names+=("$s.$f.$m.r$r")
-			done
-		done
-	done
-done
+mapfile -t run_names < <(matrix_runs "$scenarios" "$filesystems" "$modes" "$repeat")
 total=${#run_names[@]}
 
-# A finished run has a final status; anything else is redone.
-finished() {
-	[ -f "$1/status" ] && ! grep -qx 'running\|interrupted' <(head -1 "$1/status")
-}
-
 start_run() { # NAME
-	local name=$1 s f m dir kv opts=()
+	local name=$1 s f m dir kv c opts=()
 	IFS=. read -r s f m _ <<<"$name"
 	dir=$matrix/runs/$name
 	if [ -e "$dir" ]; then
@@ -208,10 +167,7 @@ start_run() { # NAME
 	done
 	# run.sh itself is the job, so a signal reaches it and it stops its guest
 	# each guest on a host CPU of its own while there are enough
-	local c=0
-	while [ "$c" -lt "$(($(nproc) - 1))" ] && word_in "$c" "${cpu_of[*]}"; do
-		c=$((c + 1))
-	done
+	c=$(unused_cpu "${cpu_of[*]}")
 	# under the cpu clock a run repeats exactly for one seed: repeat r
 	# uses seed r, so repeats sample the kernel's random choices
 	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel="$clock" --seed "${name##*.r}" --cpu "$c" \
@@ -260,7 +216,7 @@ begin=$(date +%s)
 done_count=0
 skipped=0
 for name in "${run_names[@]}"; do
-	if finished "$matrix/runs/$name"; then
+	if run_finished "$matrix/runs/$name"; then
 		# finished, but its runner was killed before it summarized it
 		[ -f "$matrix/runs/$name/$RL_DERIVED/summary.tsv" ] || summarize "$name"
 		skipped=$((skipped + 1))

@@ -72,3 +72,9 @@ conf_value() {
 . "$RL_TOP/scripts/lib/scenario.sh"
 # shellcheck source=scripts/lib/guest.sh
 . "$RL_TOP/scripts/lib/guest.sh"
+# shellcheck source=scripts/lib/disks.sh
+. "$RL_TOP/scripts/lib/disks.sh"
+# shellcheck source=scripts/lib/run-folder.sh
+. "$RL_TOP/scripts/lib/run-folder.sh"
+# shellcheck source=scripts/lib/matrix.sh
+. "$RL_TOP/scripts/lib/matrix.sh"

@@ -3,22 +3,7 @@
 # command in the guest.  Everything the run produces goes into its run
 # folder; the guest writes there through hostfs.
 #
-# Run folder:
-#   run.conf      what this run is and its settings (key=value): scenario,
-#                 fs, profile and its values, mode and its knobs, repeat,
-#                 parameters, clock, kernel release and series
-#   cmdline       the kernel command line
-#   job.env job.sh what the guest init sources and runs
-#   console.log   everything the kernel and the guest printed
-#   guest.log     the job's own output (also in console.log)
-#   exit-status   the job's exit status, written by the guest
-#   derived/      what the host derived from the raw files (collect-run.sh,
-#                 summarize-run.sh): splats (one "KIND: TITLE" line per kernel
-#                 splat in console.log: oops, bug, warning, kasan, lockdep,
-#                 hung_task, panic, ...), splats.txt (each whole report),
-#                 summary.tsv, waits-hist.tsv, waits-cdf.tsv
-#   status        written last: "ok", "failed", "hung", "crashed",
-#                 "splat" or "interrupted", then key=value facts
+# The run folder and what each of its files holds: scripts/lib/run-folder.sh.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -119,15 +104,9 @@ done
 
 # --- validate everything before anything starts ---
 if [ -n "$scenario" ]; then
-	word_in "$scenario" "$(rl_scenarios)" || die "unknown scenario '$scenario' (valid: $(rl_scenarios))"
-	word_in "$mode" "$RL_MODES" || die "unknown mode '$mode' (valid: $RL_MODES)"
-	[[ "$repeat_number" =~ ^[1-9][0-9]{0,5}$ ]] || die "bad --repeat-number '$repeat_number' (valid: 1 to 999999)"
+	check_scenario_run "$scenario" "$mode" "$repeat_number" "$sets"
 	[ -n "$disks" ] || die "--scenario $scenario needs a --disk for its filesystem"
 	{ [ -z "$job_file" ] && [ $# -eq 0 ]; } || die "give either --scenario or a job, not both"
-	for kv in $sets; do
-		[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*=[$RL_SET_VALUE_CHARS]+$ ]] ||
-			die "bad --set '$kv' (valid: KEY=VALUE, the value of letters, digits and . _ : + , / -)"
-	done
 	# shellcheck disable=SC2086 # KEY=VALUE words
 	scenario_data=$(scenario_info "$scenario" $sets) || exit 1
 	# the scenario's settings where no option gave them
@@ -137,12 +116,7 @@ if [ -n "$scenario" ]; then
 	if ! word_in swap "$given" && [ -n "$(info_value "$scenario_data" swap)" ]; then
 		swap=1 swap_profile=$(info_value "$scenario_data" swap)
 	fi
-	first=${disks# }
-	first=${first%% *}
-	if [ "${first%%:*}" = "$first" ]; then
-		scn_profile=$(info_value "$scenario_data" profile)
-		disks=" $first:${scn_profile:-host}${disks# "$first"}"
-	fi
+	disks=$(with_first_profile "$disks" "$(info_value "$scenario_data" profile)")
 elif [ "$mode$sets$repeat_number" != patched1 ]; then
 	die "--mode, --set and --repeat-number belong to --scenario"
 fi
@@ -150,53 +124,21 @@ fi
 [ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
 [ -x "$RL_SPLATS" ] || die "$RL_SPLATS not found; build it with 'make rootfs'"
 check_guest_mem "$mem"
-if ! [[ "$timeout" =~ ^[1-9][0-9]*$ ]]; then
-	die "bad --timeout '$timeout' (use a positive number of seconds)"
-fi
+[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$timeout' (use a positive number of seconds)"
 [ -z "$job_file" ] || [ -r "$job_file" ] || die "job file '$job_file' not readable"
 [ -z "$tt_cpu" ] || [ "$time_travel" = cpu ] || die "--tt-cpu sets prices of --time-travel=cpu, which is not on"
 check_tt_cpu "$tt_cpu"
 [[ "$seed" =~ ^[0-9]{1,18}$ ]] || die "bad --seed '$seed' (valid: a whole number)"
-case "$cpu" in
-auto | none) ;;
-*)
-	if ! [[ "$cpu" =~ ^[0-9]{1,4}$ ]] || [ "$cpu" -ge "$(nproc)" ]; then
-		die "bad --cpu '$cpu' (valid: 0 to $(($(nproc) - 1)), auto or none)"
-	fi
-	;;
-esac
+check_host_cpu "$cpu"
 [ -z "$job_file" ] || [ $# -eq 0 ] || die "give either --job or a command, not both"
 
 check_disks "$disks" "$swap" "$swap_profile"
 
-if [ -z "$out" ]; then
-	out=$RL_RESULTS/runs/$(date +%Y%m%d-%H%M%S)-$$
-fi
-case "$out" in
-/*) check_run_folder_path "$out" ;;
-*) check_run_folder_path "$PWD/$out" ;;
-esac
-if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
-	die "run folder '$out' exists and is not empty; results are never overwritten"
-fi
-created_out=0
-[ -e "$out" ] || created_out=1
-mkdir -p "$out" 2>/dev/null || die "cannot create run folder '$out'"
-[ -w "$out" ] || die "run folder '$out' is not writable"
-out_free=$(avail_bytes "$out")
-if [ "${out_free:-0}" -lt "$(size_bytes "$RL_MIN_FREE")" ]; then
-	[ "$created_out" = 0 ] || rmdir "$out" 2>/dev/null || true
-	die "the filesystem of run folder '$out' has $(human_size "${out_free:-0}") free, less than the $RL_MIN_FREE a run needs (RL_MIN_FREE)"
-fi
-out=$(cd "$out" && pwd -P)
-check_run_folder_path "$out"
+out=$(create_run_folder "${out:-$RL_RESULTS/runs/$(date +%Y%m%d-%H%M%S)-$$}")
 run_id=${out##*/}
 
 # --- per-run private state: umid, TMPDIR (UML's memory file), overlays ---
-sweep_stale_tmpdirs
-tmp=$(mktemp -d "${RL_TMPDIR:-/dev/shm}/reclaimlab.XXXXXX") ||
-	die "cannot create a private TMPDIR under ${RL_TMPDIR:-/dev/shm}"
-echo $$ >"$tmp/owner"
+tmp=$(private_tmpdir)
 uml_pid=""
 status=""
 
@@ -225,33 +167,14 @@ trap cleanup EXIT
 trap on_signal INT TERM HUP
 
 args="mem=$mem initrd=$RL_ROOTFS umid=rl-$run_id uml_dir=$tmp/uml"
-# hostfs=: every hostfs mount of the guest resolves beneath the run folder,
-# and "confine" refuses symlinks, device nodes, owner changes and set-id
-# bits there (patch 0009): the guest reaches the host through this folder
-# only, and leaves nothing in it that host tools would follow out.
-# The guest sees the run folder as $tmp/run, a link of fixed length: the
-# folder's own path would vary the length of every process's environment
-# in the guest (hostfs= goes to init's), which moves page boundaries and
-# with them the cpu clock's figures.
-ln -s "$out" "$tmp/run"
-args="$args hostfs=$tmp/run,confine reclaimlab.run=$tmp/run"
+args="$args $(hostfs_args "$tmp" "$out")"
 if [ "$interactive" = 1 ]; then
 	# a quiet console: kernel messages go to console.log (rootfs/init)
 	args="$args con0=fd:0,fd:1 con=null reclaimlab.interactive=1 loglevel=1"
 else
 	args="$args con0=null,fd:1 con=null"
 fi
-case "$time_travel" in
-basic) args="$args time-travel" ;;
-inf-cpu) args="$args time-travel=inf-cpu" ;;
-# The cpu clock promises that a run is a function of its inputs: that also
-# needs the same random numbers (rng-seed=, patch 0012: ext4 starts its lazy
-# init after a random delay), the same address space layouts in the guest
-# (norandmaps) and of the UML process itself (setarch -R, below), and the
-# same wall clock (2026-01-01 00:00 UTC at boot: file time stamps change
-# what filesystems write); measured, each of these moved the figures.
-cpu) args="$args time-travel=cpu${tt_cpu:+ tt-cpu=$tt_cpu} rng-seed=$seed norandmaps time-travel-start=1767225600000000000" ;;
-esac
+args="$args$(clock_args "$time_travel" "$tt_cpu" "$seed")$(disk_args "$tmp" "$disks" "$swap" "$swap_profile")$extra_args"
 # One host CPU per guest: the kernel and its ptrace'd processes hand over
 # to each other on it (a null system call: 12 to 18 us of wall time pinned,
 # 61 us unpinned on an idle host; scripts/bench-clock.sh ops).
@@ -261,36 +184,15 @@ echo "$cpu" >"$tmp/cpu"
 # it, UML sets their parent-death signal).
 pin="setpriv --pdeathsig KILL setarch $(uname -m) -R"
 [ "$cpu" = none ] || pin="$pin taskset -c $cpu"
-guest_disks=""
-ubd=0
-letters=abcdefghijklmnop
-models=""
-for d in $disks; do
-	fs=${d%%:*}
-	profile=host
-	[ "$fs" = "$d" ] || profile=${d#*:}
-	args="$args ubd$ubd=$tmp/$fs.cow,$RL_IMAGES/$fs.img ubd.model=$ubd,$(disk_model "$profile")"
-	guest_disks="$guest_disks ubd${letters:$ubd:1}:$fs:$(catalogue_field fs "$fs" 4)"
-	models="$models ubd${letters:$ubd:1}:$fs:$profile"
-	ubd=$((ubd + 1))
-done
-guest_swap=""
-if [ "$swap" = 1 ]; then
-	args="$args ubd$ubd=$tmp/swap.cow,$RL_IMAGES/swap.img ubd.model=$ubd,$(disk_model "$swap_profile")"
-	guest_swap=ubd${letters:$ubd:1}
-	models="$models ubd${letters:$ubd:1}:swap:$swap_profile"
-fi
-args="$args$extra_args"
 
 {
-	echo "RL_DISKS='${guest_disks# }'"
-	echo "RL_SWAP='$guest_swap'"
+	echo "RL_DISKS='$(guest_disks "$disks")'"
+	echo "RL_SWAP='$(guest_swap "$disks" "$swap")'"
 	echo "RL_RUN_ID='$run_id'"
 } >"$out/job.env"
 if [ -n "$scenario" ]; then
-	first=${disks# }
-	first=${first%% *}
-	scenario_job "$scenario" "${first%%:*}" "$mode" "$(info_value "$scenario_data" params)" >"$out/job.sh"
+	scenario_job "$scenario" "$(disk_fs "$(first_disk "$disks")")" "$mode" \
+		"$(info_value "$scenario_data" params)" >"$out/job.sh"
 elif [ -n "$job_file" ]; then
 	cp "$job_file" "$out/job.sh"
 elif [ $# -gt 0 ]; then
@@ -304,7 +206,7 @@ echo "$args" >"$out/cmdline"
 	echo "kernel=$kernel"
 	echo "flavor=$RL_FLAVOR"
 	echo "mem=$mem"
-	echo "disks=${models# }"
+	echo "disks=$(disk_models "$disks" "$swap" "$swap_profile")"
 	echo "time_travel=$time_travel"
 	echo "tt_cpu=$tt_cpu"
 	echo "seed=$seed"
@@ -315,22 +217,11 @@ echo "$args" >"$out/cmdline"
 	echo "wrap=$wrap"
 	echo "started=$(date -Is)"
 	# what the run is, so that later stages need nothing but this folder
-	echo "kernel_release=$(cat "$(dirname "$kernel")/include/config/kernel.release" 2>/dev/null)"
-	echo "series=$(cat "$(dirname "$kernel")/reclaimlab-series" 2>/dev/null)"
+	kernel_conf "$kernel"
 	echo "clock=${time_travel/#0/host}"
 	echo "scenario=$scenario"
-	if [ -n "$scenario" ]; then
-		first=${models# }
-		first=${first%% *}
-		echo "fs=$(cut -d: -f2 <<<"$first")"
-		echo "profile=$(cut -d: -f3 <<<"$first")"
-		echo "profile_values=$(disk_model "$(cut -d: -f3 <<<"$first")")"
-		echo "mode=$mode"
-		echo "knobs=$(mode_knobs "$mode")"
-		echo "repeat=$repeat_number"
-		echo "params=$(info_value "$scenario_data" params)"
-		echo "sets=$(info_value "$scenario_data" set)"
-	fi
+	[ -z "$scenario" ] ||
+		scenario_conf "$(first_disk "$disks")" "$mode" "$repeat_number" "$scenario_data"
 } >"$out/run.conf"
 printf 'running\nrun=%s\n' "$run_id" >"$out/status"
 
@@ -341,17 +232,10 @@ if [ "$interactive" = 1 ]; then
 else
 	TMPDIR=$tmp setsid $pin $wrap "$kernel" $args </dev/null >"$out/console.log" 2>&1 &
 	uml_pid=$!
-	deadline=$(($(date +%s) + timeout))
 	# bash's own "Aborted" line for a kernel that panicked is noise here:
 	# the console log and the status say what happened.
 	{
-		while kill -0 "$uml_pid" 2>/dev/null; do
-			if [ "$(date +%s)" -ge "$deadline" ]; then
-				status=hung
-				break
-			fi
-			sleep 0.05
-		done
+		wait_guest "$uml_pid" "$timeout" || status=hung
 		stop_guest
 	} 2>/dev/null
 fi

@@ -83,7 +83,9 @@ t_write_bio_cap_changes_bio_size() {
 		off=$(largest_write_bio "$run/trace-$fs-0.txt")
 		on=$(largest_write_bio "$run/trace-$fs-1.txt")
 		echo "$fs: largest write bio $off sectors with the cap off, $on with it on (max_sectors_kb $max_kb)"
-		[ -n "$off" ] && [ -n "$on" ] || fail "$fs: no write bio traced"
+		if [ -z "$off" ] || [ -z "$on" ]; then
+			fail "$fs: no write bio traced"
+		fi
 		[ "$on" -le $((max_kb * 2)) ] || fail "$fs: a $on-sector write bio with vm.write_bio_cap=1 (max $((max_kb * 2)))"
 		[ "$off" -gt $((max_kb * 2)) ] || fail "$fs: no bio above max_sectors with the cap off: it tests nothing"
 	done

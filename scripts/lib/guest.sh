@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034 # used by the scripts that source lib.sh
-# What a guest needs of the host: sizes, memory, clocks, a CPU.  Sourced
-# by lib.sh.
+# What a guest needs of the host: sizes, memory, clocks, a CPU, a private
+# TMPDIR and a watchdog.  Sourced by lib.sh.
 
 # size_bytes SIZE: "512M" -> 536870912 (K, M, G, T suffixes, powers of
 # 1024; none = bytes); fails with no output on anything else.
@@ -20,9 +20,7 @@ size_bytes() {
 
 # human_size BYTES: "1.5 GiB", "200.0 MiB"
 human_size() {
-	awk -v b="$1" 'BEGIN {
-		if (b >= 2^30) printf "%.1f GiB\n", b / 2^30
-		else printf "%.1f MiB\n", b / 2^20 }'
+	awk -v b="$1" 'BEGIN { if (b >= 2^30) printf "%.1f GiB\n", b / 2^30; else printf "%.1f MiB\n", b / 2^20 }'
 }
 
 # avail_bytes DIR: bytes an ordinary user may still write on DIR's filesystem
@@ -51,6 +49,24 @@ check_guest_mem() {
 RL_CLOCKS="basic cpu inf-cpu"
 RL_DEFAULT_CLOCK=cpu
 
+# clock_args MODE TT_CPU SEED: the kernel arguments of guest clock MODE
+# (none for 0, the host's clock), each after a space; TT_CPU: the prices
+# of the cpu model
+clock_args() {
+	case "$1" in
+	basic) echo " time-travel" ;;
+	inf-cpu) echo " time-travel=inf-cpu" ;;
+	# The cpu clock promises that a run is a function of its inputs: that
+	# also needs the same random numbers (rng-seed=, patch 0012: ext4 starts
+	# its lazy init after a random delay), the same address space layouts in
+	# the guest (norandmaps) and of the UML process itself (setarch -R, in
+	# run.sh), and the same wall clock (2026-01-01 00:00 UTC at boot: file
+	# time stamps change what filesystems write); measured, each of these
+	# moved the figures.
+	cpu) echo " time-travel=cpu${2:+ tt-cpu=$2} rng-seed=$3 norandmaps time-travel-start=1767225600000000000" ;;
+	esac
+}
+
 # Prices of the time-travel=cpu cost model (patch 0011), as tt-cpu= names them.
 RL_TT_CPU_ITEMS="syscall_ns copy_ns_per_kb fault_ns alloc_ns scan_ns_per_folio reclaim_ns_per_folio io_ns_per_kb switch_ns fork_ns"
 
@@ -65,6 +81,18 @@ check_tt_cpu() {
 			die "bad --tt-cpu price '$kv' (valid: NAME=NS with NS at most 10000000; names: $RL_TT_CPU_ITEMS)"
 		fi
 	done
+}
+
+# check_host_cpu N|auto|none: die unless N is a CPU of this host
+check_host_cpu() {
+	case "$1" in
+	auto | none) ;;
+	*)
+		if ! [[ "$1" =~ ^[0-9]{1,4}$ ]] || [ "$1" -ge "$(nproc)" ]; then
+			die "bad --cpu '$1' (valid: 0 to $(($(nproc) - 1)), auto or none)"
+		fi
+		;;
+	esac
 }
 
 # free_host_cpu: a host CPU that no other running guest of this machine is
@@ -85,36 +113,14 @@ free_host_cpu() {
 	echo "$best"
 }
 
-# Free space a run folder's filesystem must have before a guest starts:
-# console log, traces and counters of one run stay well below it.
-RL_MIN_FREE=${RL_MIN_FREE:-64M}
-
-# check_disks "FS[:PROFILE] ..." SWAP SWAP_PROFILE: die unless each disk
-# names a filesystem of the catalogue once, with a valid profile, and its
-# image (and the swap image, if SWAP is 1) exists.
-check_disks() {
-	local d fs profile seen=""
-	for d in $1; do
-		fs=${d%%:*}
-		profile=host
-		[ "$fs" = "$d" ] || profile=${d#*:}
-		word_in "$fs" "$RL_FILESYSTEMS" || die "unknown filesystem '$fs' (valid: $RL_FILESYSTEMS)"
-		disk_model "$profile" >/dev/null
-		word_in "$fs" "$seen" && die "filesystem '$fs' given twice"
-		seen="$seen $fs"
-		[ -r "$RL_IMAGES/$fs.img" ] || die "image $RL_IMAGES/$fs.img not found; make it with 'make images'"
+# unused_cpu "CPU ...": the first host CPU not in the list (the CPUs of
+# the guests a matrix runs), else the last one
+unused_cpu() {
+	local c=0
+	while [ "$c" -lt "$(($(nproc) - 1))" ] && word_in "$c" "$1"; do
+		c=$((c + 1))
 	done
-	disk_model "$3" >/dev/null
-	[ "$2" = 0 ] || [ -r "$RL_IMAGES/swap.img" ] ||
-		die "image $RL_IMAGES/swap.img not found; make it with 'make images'"
-}
-
-# check_run_folder_path PATH: the folder's name goes on the kernel command
-# line (umid=rl-NAME) and into job.env: refuse what either would misread,
-# before anything is created, and again for the folder a link led to.
-check_run_folder_path() {
-	[[ "$1" =~ ^[A-Za-z0-9._/+@~:-]+$ ]] ||
-		die "run folder '$1' has a character a kernel command line cannot carry (valid: letters, digits and . _ / + @ ~ : -)"
+	echo "$c"
 }
 
 # sweep_stale_tmpdirs: what a runner killed with SIGKILL left (its guest
@@ -127,5 +133,27 @@ sweep_stale_tmpdirs() {
 		owner=$(head -c 20 "$stale")
 		[[ "$owner" =~ ^[0-9]+$ ]] || continue
 		kill -0 "$owner" 2>/dev/null || rm -rf "${stale%/owner}"
+	done
+}
+
+# private_tmpdir: a new TMPDIR of this process for one guest (UML's memory
+# file, its umid, the disk overlays), after the sweep of what runners
+# killed before left
+private_tmpdir() {
+	local tmp
+	sweep_stale_tmpdirs
+	tmp=$(mktemp -d "${RL_TMPDIR:-/dev/shm}/reclaimlab.XXXXXX") ||
+		die "cannot create a private TMPDIR under ${RL_TMPDIR:-/dev/shm}"
+	echo $$ >"$tmp/owner"
+	echo "$tmp"
+}
+
+# wait_guest PID SECONDS: wait for the guest process PID to end; false if
+# it still runs after SECONDS (the watchdog)
+wait_guest() {
+	local deadline=$(($(date +%s) + $2))
+	while kill -0 "$1" 2>/dev/null; do
+		[ "$(date +%s)" -lt "$deadline" ] || return 1
+		sleep 0.05
 	done
 }

@@ -22,6 +22,20 @@ scenario_info() {
 	printf '%s\n' "$out"
 }
 
+# check_scenario_run SCENARIO MODE REPEAT "KEY=VALUE ...": die unless
+# run.sh's --scenario, --mode, --repeat-number and --set values are valid
+# (the types of the values are rl-scenario-info's to check)
+check_scenario_run() {
+	local kv
+	word_in "$1" "$(rl_scenarios)" || die "unknown scenario '$1' (valid: $(rl_scenarios))"
+	word_in "$2" "$RL_MODES" || die "unknown mode '$2' (valid: $RL_MODES)"
+	[[ "$3" =~ ^[1-9][0-9]{0,5}$ ]] || die "bad --repeat-number '$3' (valid: 1 to 999999)"
+	for kv in $4; do
+		[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*=[$RL_SET_VALUE_CHARS]+$ ]] ||
+			die "bad --set '$kv' (valid: KEY=VALUE, the value of letters, digits and . _ : + , / -)"
+	done
+}
+
 # info_value DATA KEY: the value of KEY in scenario_info's (or any
 # key=value) DATA
 info_value() {
@@ -40,7 +54,7 @@ check_scenario_fits() {
 	local s=$1 data=$2 f need need_desc have runmem
 	need=$(info_value "$data" disk_use) need_desc=$(info_value "$data" disk_use_desc)
 	for f in $3; do
-		[ -n "$need" ] && [ -f "$RL_IMAGES/$f.img" ] || continue
+		{ [ -n "$need" ] && [ -f "$RL_IMAGES/$f.img" ]; } || continue
 		have=$(stat -c %s "$RL_IMAGES/$f.img")
 		# filesystem metadata and journal take their share of the image
 		[ $((need + need / 10)) -le "$have" ] ||
@@ -69,6 +83,21 @@ scenario_job() {
 	echo "exec rl-scenario $1"
 }
 
+# scenario_conf FS:PROFILE MODE REPEAT DATA: run.conf's lines of what a
+# scenario's run is: its disk, mode, repeat and, from its scenario_info
+# DATA, its parameters (all, resolved) and the --set ones
+scenario_conf() {
+	echo "fs=${1%%:*}"
+	echo "profile=${1#*:}"
+	echo "profile_values=$(disk_model "${1#*:}")"
+	echo "mode=$2"
+	echo "knobs=$(mode_knobs "$2")"
+	echo "repeat=$3"
+	echo "params=$(info_value "$4" params)"
+	echo "sets=$(info_value "$4" set)"
+}
+
+# rl_scenarios: the names of the scenarios, space-separated
 rl_scenarios() {
 	local f
 	for f in "$RL_TOP"/rootfs/scenarios/*.scn; do

@@ -1,0 +1,105 @@
+# shellcheck shell=bash
+# A guest's disks, as run.sh's --disk options list them ("FS[:PROFILE]
+# ..."): checked against the catalogue and the images, and what they give
+# the kernel command line (ubdN=, ubd.model=), job.env (RL_DISKS, RL_SWAP)
+# and run.conf (disks=).  Disk N is the guest's ubdN: ubda, ubdb, ...; the
+# swap disk comes after the others.  Sourced by lib.sh.
+
+# disk_fs FS[:PROFILE]: the filesystem
+disk_fs() {
+	echo "${1%%:*}"
+}
+
+# disk_profile FS[:PROFILE]: the device profile, host if none is given
+disk_profile() {
+	if [ "${1%%:*}" = "$1" ]; then
+		echo host
+	else
+		echo "${1#*:}"
+	fi
+}
+
+# first_disk "FS[:PROFILE] ...": the first disk of the list
+first_disk() {
+	local first _
+	read -r first _ <<<"$1"
+	echo "$first"
+}
+
+# with_first_profile "FS[:PROFILE] ..." PROFILE: the list with PROFILE
+# (host if it is empty) on the first disk, unless that names its own
+with_first_profile() {
+	local first rest
+	read -r first rest <<<"$1"
+	[ "${first%%:*}" != "$first" ] || first=$first:${2:-host}
+	echo "$first${rest:+ $rest}"
+}
+
+# ubd_name N: the guest's name of disk N (0: ubda)
+ubd_name() {
+	local letters=abcdefghijklmnop
+	echo "ubd${letters:$1:1}"
+}
+
+# check_disks "FS[:PROFILE] ..." SWAP SWAP_PROFILE: die unless each disk
+# names a filesystem of the catalogue once, with a valid profile, and its
+# image (and the swap image, if SWAP is 1) exists.
+check_disks() {
+	local d fs seen=""
+	for d in $1; do
+		fs=$(disk_fs "$d")
+		word_in "$fs" "$RL_FILESYSTEMS" || die "unknown filesystem '$fs' (valid: $RL_FILESYSTEMS)"
+		disk_model "$(disk_profile "$d")" >/dev/null
+		word_in "$fs" "$seen" && die "filesystem '$fs' given twice"
+		seen="$seen $fs"
+		[ -r "$RL_IMAGES/$fs.img" ] || die "image $RL_IMAGES/$fs.img not found; make it with 'make images'"
+	done
+	disk_model "$3" >/dev/null
+	[ "$2" = 0 ] || [ -r "$RL_IMAGES/swap.img" ] ||
+		die "image $RL_IMAGES/swap.img not found; make it with 'make images'"
+}
+
+# disk_args TMP "FS[:PROFILE] ..." SWAP SWAP_PROFILE: the kernel arguments
+# of the disks (and of the swap disk if SWAP is 1), each after a space:
+# a copy-on-write overlay in TMP over its read-only image, and its device
+disk_args() {
+	local d fs n=0 args=""
+	for d in $2; do
+		fs=$(disk_fs "$d")
+		args="$args ubd$n=$1/$fs.cow,$RL_IMAGES/$fs.img ubd.model=$n,$(disk_model "$(disk_profile "$d")")"
+		n=$((n + 1))
+	done
+	[ "$3" = 0 ] || args="$args ubd$n=$1/swap.cow,$RL_IMAGES/swap.img ubd.model=$n,$(disk_model "$4")"
+	echo "$args"
+}
+
+# guest_disks "FS[:PROFILE] ...": job.env's RL_DISKS, "ubda:FS:MOUNT-OPTIONS ..."
+guest_disks() {
+	local d fs n=0 list=""
+	for d in $1; do
+		fs=$(disk_fs "$d")
+		list="$list $(ubd_name $n):$fs:$(catalogue_field fs "$fs" 4)"
+		n=$((n + 1))
+	done
+	echo "${list# }"
+}
+
+# guest_swap "FS[:PROFILE] ..." SWAP: job.env's RL_SWAP, the swap disk's
+# name if SWAP is 1
+guest_swap() {
+	local words
+	read -ra words <<<"$1"
+	[ "$2" = 0 ] || ubd_name "${#words[@]}"
+}
+
+# disk_models "FS[:PROFILE] ..." SWAP SWAP_PROFILE: run.conf's disks=,
+# "ubda:FS:PROFILE ..." and "ubdX:swap:PROFILE" if SWAP is 1
+disk_models() {
+	local d n=0 list=""
+	for d in $1; do
+		list="$list $(ubd_name $n):$(disk_fs "$d"):$(disk_profile "$d")"
+		n=$((n + 1))
+	done
+	[ "$2" = 0 ] || list="$list $(ubd_name $n):swap:$3"
+	echo "${list# }"
+}

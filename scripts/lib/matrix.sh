@@ -1,0 +1,62 @@
+# shellcheck shell=bash
+# A comparison matrix (scripts/compare.sh): the choices it is made of, its
+# folder and the names of its runs, runs/SCENARIO.FS.MODE.rN.  Sourced by
+# lib.sh.
+
+# matrix_choices: the valid scenarios, filesystems, profiles and modes,
+# and each scenario's parameters (compare.sh --list)
+matrix_choices() {
+	echo "scenarios:   $(rl_scenarios)"
+	echo "filesystems: $RL_FILESYSTEMS"
+	echo "profiles:    $RL_PROFILES (add ,key=value for one of: $RL_PROFILE_KEYS)"
+	echo "modes:"
+	local k name value type about
+	for k in $RL_MODES; do
+		printf '  %-8s %s\n' "$k" "$(mode_knobs "$k")"
+	done
+	echo "parameters (--set KEY=VALUE), by scenario:"
+	build_host_tools
+	for k in $(rl_scenarios); do
+		echo "  $k"
+		while IFS=$'\t' read -r name value type about; do
+			printf '    %-14s %-6s %-22s %s\n' "$name" "$value" "$type" "$about"
+		done < <("$RL_HOST_TOOLS/rl-scenario-info" --params "$RL_TOP/rootfs/scenarios/$k.scn")
+	done
+}
+
+# check_matrix_sets "KEY=VALUE ...": die unless each --set of a matrix is
+# KEY=VALUE with a value of RL_SET_VALUE_CHARS (types: rl-scenario-info)
+check_matrix_sets() {
+	local kv
+	for kv in $1; do
+		[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*= ]] || die "bad --set '$kv' (use KEY=VALUE)"
+		[[ "${kv#*=}" =~ ^[$RL_SET_VALUE_CHARS]+$ ]] ||
+			die "bad value '${kv#*=}' in --set '$kv' (valid: letters, digits and . _ : + , / -)"
+	done
+}
+
+# create_matrix_folder DIR [RESUME]: make DIR and DIR/runs, or die: DIR
+# holds anything and RESUME is empty (results are never mixed), or cannot
+# be written
+create_matrix_folder() {
+	if [ -z "${2:-}" ] && [ -n "$(ls -A "$1" 2>/dev/null)" ]; then
+		die "results folder '$1' is not empty; results are never mixed: name a new folder, or continue a matrix with --resume $1"
+	fi
+	mkdir -p "$1/runs" 2>/dev/null || die "cannot create results folder '$1'"
+	[ -w "$1" ] || die "results folder '$1' is not writable"
+}
+
+# matrix_runs "SCENARIO ..." "FS ..." "MODE ..." REPEAT: the names of the
+# matrix's runs, SCENARIO.FS.MODE.rN, one a line, in the order they run
+matrix_runs() {
+	local s f m r
+	for s in $1; do
+		for f in $2; do
+			for m in $3; do
+				for r in $(seq 1 "$4"); do
+					echo "$s.$f.$m.r$r"
+				done
+			done
+		done
+	done
+}

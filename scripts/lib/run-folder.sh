@@ -1,0 +1,84 @@
+# shellcheck shell=bash disable=SC2034 # used by the scripts that source lib.sh
+# The run folder: what one run (scripts/run.sh) leaves, its creation and
+# whether it finished.  Sourced by lib.sh.
+#
+#   run.conf      what this run is and its settings (key=value): scenario,
+#                 fs, profile and its values, mode and its knobs, repeat,
+#                 parameters, clock, kernel release and series
+#   cmdline       the kernel command line
+#   job.env job.sh what the guest init sources and runs
+#   console.log   everything the kernel and the guest printed
+#   guest.log     the job's own output (also in console.log)
+#   exit-status   the job's exit status, written by the guest
+#   derived/      what the host derived from the raw files (collect-run.sh,
+#                 summarize-run.sh): splats (one "KIND: TITLE" line per kernel
+#                 splat in console.log: oops, bug, warning, kasan, lockdep,
+#                 hung_task, panic, ...), splats.txt (each whole report),
+#                 summary.tsv, waits-hist.tsv, waits-cdf.tsv
+#   status        written last: "ok", "failed", "hung", "crashed",
+#                 "splat" or "interrupted", then key=value facts
+
+# Free space a run folder's filesystem must have before a guest starts:
+# console log, traces and counters of one run stay well below it.
+RL_MIN_FREE=${RL_MIN_FREE:-64M}
+
+# check_run_folder_path PATH: the folder's name goes on the kernel command
+# line (umid=rl-NAME) and into job.env: refuse what either would misread,
+# before anything is created, and again for the folder a link led to.
+check_run_folder_path() {
+	[[ "$1" =~ ^[A-Za-z0-9._/+@~:-]+$ ]] ||
+		die "run folder '$1' has a character a kernel command line cannot carry (valid: letters, digits and . _ / + @ ~ : -)"
+}
+
+# create_run_folder DIR: make DIR the folder of a new run and print its
+# physical path; or die before a guest starts, leaving nothing behind: a
+# path the command line cannot carry, a folder that holds anything (results
+# are never overwritten), no write access, less than RL_MIN_FREE free.
+create_run_folder() {
+	local out=$1 created=0 free
+	case "$out" in
+	/*) check_run_folder_path "$out" ;;
+	*) check_run_folder_path "$PWD/$out" ;;
+	esac
+	if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+		die "run folder '$out' exists and is not empty; results are never overwritten"
+	fi
+	[ -e "$out" ] || created=1
+	mkdir -p "$out" 2>/dev/null || die "cannot create run folder '$out'"
+	[ -w "$out" ] || die "run folder '$out' is not writable"
+	free=$(avail_bytes "$out")
+	if [ "${free:-0}" -lt "$(size_bytes "$RL_MIN_FREE")" ]; then
+		[ "$created" = 0 ] || rmdir "$out" 2>/dev/null || true
+		die "the filesystem of run folder '$out' has $(human_size "${free:-0}") free, less than the $RL_MIN_FREE a run needs (RL_MIN_FREE)"
+	fi
+	out=$(cd "$out" && pwd -P)
+	check_run_folder_path "$out"
+	echo "$out"
+}
+
+# hostfs_args TMP DIR: link TMP/run to the run folder DIR and print the
+# kernel arguments that give the guest DIR and nothing else.  hostfs=:
+# every hostfs mount of the guest resolves beneath the run folder, and
+# "confine" refuses symlinks, device nodes, owner changes and set-id bits
+# there (patch 0009): the guest reaches the host through this folder only,
+# and leaves nothing in it that host tools would follow out.  The guest
+# sees the run folder as TMP/run, a link of fixed length: the folder's own
+# path would vary the length of every process's environment in the guest
+# (hostfs= goes to init's), which moves page boundaries and with them the
+# cpu clock's figures.
+hostfs_args() {
+	ln -s "$2" "$1/run" &&
+	echo "hostfs=$1/run,confine reclaimlab.run=$1/run"
+}
+
+# kernel_conf KERNEL: run.conf's lines of the kernel binary KERNEL's build
+kernel_conf() {
+	echo "kernel_release=$(cat "$(dirname "$1")/include/config/kernel.release" 2>/dev/null)"
+	echo "series=$(cat "$(dirname "$1")/reclaimlab-series" 2>/dev/null)"
+}
+
+# run_finished DIR: true if the run in DIR has a final status (a matrix
+# redoes any other)
+run_finished() {
+	[ -f "$1/status" ] && ! grep -qx 'running\|interrupted' <(head -1 "$1/status")
+}
