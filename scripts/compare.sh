@@ -19,6 +19,8 @@ usage: scripts/compare.sh [options]
   --profile NAME    device profile for every run (default: each scenario's own)
   --mem SIZE        guest memory (default: each scenario's own)
   --set KEY=VALUE   override a scenario parameter; repeatable
+  --preset NAME     every scenario's named parameter set (thread: the
+                    thread's own scale; see --list), before any --set
   --repeat N        runs of each combination (default: 3: a verdict needs
                     3 runs a side)
   --jobs N          guests at once (default: number of CPUs)
@@ -37,6 +39,7 @@ modes="patched,vanilla"
 profile=""
 mem=""
 sets=""
+preset=""
 repeat=3
 jobs=$(nproc)
 timeout=""
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--profile) need_arg "$@"; matrix_opts="$matrix_opts --profile"; profile=$2; shift 2 ;;
 	--mem) need_arg "$@"; matrix_opts="$matrix_opts --mem"; mem=$2; shift 2 ;;
 	--set) need_arg "$@"; matrix_opts="$matrix_opts --set"; sets="$sets $2"; shift 2 ;;
+	--preset) need_arg "$@"; matrix_opts="$matrix_opts --preset"; preset=$2; shift 2 ;;
 	--repeat) need_arg "$@"; matrix_opts="$matrix_opts --repeat"; repeat=$2; shift 2 ;;
 	--jobs) need_arg "$@"; jobs=$2; shift 2 ;;
 	--timeout) need_arg "$@"; matrix_opts="$matrix_opts --timeout"; timeout=$2; shift 2 ;;
@@ -62,7 +66,7 @@ while [ $# -gt 0 ]; do
 	--resume) need_arg "$@"; resume=$2; shift 2 ;;
 	--list) matrix_choices; exit 0 ;;
 	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (valid: --scenario --fs --modes --profile --mem --set --repeat --jobs --timeout --clock --results --resume --list --help)" ;;
+	*) die "unknown option '$1' (valid: --scenario --fs --modes --profile --mem --set --preset --repeat --jobs --timeout --clock --results --resume --list --help)" ;;
 	esac
 done
 
@@ -80,6 +84,7 @@ if [ -n "$resume" ]; then
 	profile=$(conf_value "$conf" profile)
 	mem=$(conf_value "$conf" mem)
 	sets=$(conf_value "$conf" sets)
+	preset=$(conf_value "$conf" preset)
 	repeat=$(conf_value "$conf" repeat)
 	timeout=$(conf_value "$conf" timeout)
 	# matrices from before the clock option ran on the basic clock
@@ -105,6 +110,7 @@ check_words mode "$modes" "$RL_MODES"
 [ -z "$timeout" ] || [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$timeout' (use seconds)"
 word_in "$clock" "$RL_CLOCKS" || die "unknown clock '$clock' (valid: $RL_CLOCKS)"
 check_matrix_sets "$sets"
+[ -z "$preset" ] || check_preset_name "$preset"
 [ -x "$RL_KERNEL" ] || die "kernel $RL_KERNEL not found; build it with 'make'"
 build_host_tools
 # Each scenario read once, with the --set values applied after their type
@@ -112,7 +118,7 @@ build_host_tools
 declare -A info=()
 for s in $scenarios; do
 	# shellcheck disable=SC2086 # KEY=VALUE words
-	info[$s]=$(scenario_info "$s" $sets)
+	info[$s]=$(scenario_info "$s" ${preset:+--preset "$preset"} $sets)
 done
 # scn SCENARIO KEY: a key of the scenario's data (mem, profile, disk_use...)
 scn() { info_value "${info[$1]}" "$2"; }
@@ -141,6 +147,7 @@ if [ -z "$resume" ]; then
 		echo "profile=$profile"
 		echo "mem=$mem"
 		echo "sets=${sets# }"
+		echo "preset=$preset"
 		echo "repeat=$repeat"
 		echo "timeout=$timeout"
 		echo "clock=$clock"
@@ -162,6 +169,7 @@ start_run() { # NAME
 	# the scenario's own settings unless the matrix gives them
 	[ -z "$mem" ] || opts+=(--mem "$mem")
 	[ -z "$timeout" ] || opts+=(--timeout "$timeout")
+	[ -z "$preset" ] || opts+=(--preset "$preset")
 	for kv in $sets; do
 		opts+=(--set "$kv")
 	done

@@ -16,6 +16,8 @@ usage: scripts/run.sh [options] [--] [guest command...]
                        disk's profile and the swap, unless they are given
   --mode NAME          the scenario's mode: $RL_MODES (default patched)
   --set KEY=VALUE      a scenario parameter, type-checked; repeatable
+  --preset NAME        the scenario's named parameter set (thread: the
+                       thread's own scale), applied before any --set
   --repeat-number R    which repeat of a matrix this run is (run.conf; default 1)
   --disk FS[:PROFILE]  attach FS (one of: $RL_FILESYSTEMS) through a private
                        copy-on-write overlay, mounted at /mnt/FS; repeatable.
@@ -65,6 +67,7 @@ seed=1
 scenario=""
 mode=patched
 sets=""
+preset=""
 repeat_number=1
 given=""
 
@@ -75,6 +78,7 @@ while [ $# -gt 0 ]; do
 	--scenario) need_arg "$@"; scenario=$2; shift 2 ;;
 	--mode) need_arg "$@"; mode=$2; shift 2 ;;
 	--set) need_arg "$@"; sets="$sets $2"; shift 2 ;;
+	--preset) need_arg "$@"; check_preset_name "$2"; preset=$2; shift 2 ;;
 	--repeat-number) need_arg "$@"; repeat_number=$2; shift 2 ;;
 	--disk) need_arg "$@"; disks="$disks $2"; shift 2 ;;
 	--swap) swap=1; given="$given swap"; shift ;;
@@ -97,7 +101,7 @@ while [ $# -gt 0 ]; do
 	--wrap) need_arg "$@"; wrap=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
-	-*) die "unknown option '$1' (valid: --scenario --mode --set --repeat-number --disk --swap --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --wrap --help)" ;;
+	-*) die "unknown option '$1' (valid: --scenario --mode --set --preset --repeat-number --disk --swap --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --wrap --help)" ;;
 	*) break ;;
 	esac
 done
@@ -108,7 +112,7 @@ if [ -n "$scenario" ]; then
 	[ -n "$disks" ] || die "--scenario $scenario needs a --disk for its filesystem"
 	{ [ -z "$job_file" ] && [ $# -eq 0 ]; } || die "give either --scenario or a job, not both"
 	# shellcheck disable=SC2086 # KEY=VALUE words
-	scenario_data=$(scenario_info "$scenario" $sets) || exit 1
+	scenario_data=$(scenario_info "$scenario" ${preset:+--preset "$preset"} $sets) || exit 1
 	# the scenario's settings where no option gave them
 	word_in mem "$given" || mem=$(info_value "$scenario_data" mem)
 	word_in timeout "$given" || timeout=$(info_value "$scenario_data" timeout)
@@ -117,8 +121,8 @@ if [ -n "$scenario" ]; then
 		swap=1 swap_profile=$(info_value "$scenario_data" swap)
 	fi
 	disks=$(with_first_profile "$disks" "$(info_value "$scenario_data" profile)")
-elif [ "$mode$sets$repeat_number" != patched1 ]; then
-	die "--mode, --set and --repeat-number belong to --scenario"
+elif [ "$mode$sets$preset$repeat_number" != patched1 ]; then
+	die "--mode, --set, --preset and --repeat-number belong to --scenario"
 fi
 [ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
 [ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"

@@ -170,3 +170,23 @@ t_scenario_expression_not_evaluated() {
 		--modes patched --results "$TEST_TMP/badmem-m" 2>&1) && fail "SCN_MEM=lots was accepted"
 	echo "$out" | grep -q "badmem.scn line [0-9]*: bad SCN_MEM 'lots'" || fail "unclear error: $out"
 }
+
+# --preset: a scenario's named parameter set, type-checked when the file
+# is read; a bad or unknown name is refused before anything starts, and a
+# run records the preset with the values it resolved (a --set wins).
+t_presets_checked_and_recorded() {
+	local out run=$TEST_TMP/preset-run
+	out=$("$RL_TOP/scripts/run.sh" --scenario memcg-dd --preset huge --disk ext4 2>&1) &&
+		fail "an unknown preset was accepted"
+	echo "$out" | grep -qF "scenario memcg-dd has no preset 'huge' (valid: thread)" || fail "unclear error: $out"
+	# shellcheck disable=SC2016
+	out=$("$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 --preset 'x$(id)' \
+		--results "$TEST_TMP/preset-m" 2>&1) && fail "a preset name with shell syntax was accepted"
+	echo "$out" | grep -qF "bad --preset 'x\$(id)'" || fail "unclear error: $out"
+	[ ! -e "$TEST_TMP/preset-m" ] || fail "a refused matrix created its folder"
+	"$RL_TOP/scripts/run.sh" --out "$run" --timeout 300 --disk ext4 --scenario memcg-dd \
+		--preset thread --set WRITE_SIZE=8M >/dev/null || fail "the preset run failed: $(head -1 "$run/status")"
+	expect_match "$run/run.conf" '^preset=thread$'
+	expect_match "$run/run.conf" '^params=MEMCG_LIMIT=100M WRITE_SIZE=8M BS=1k MEMCG_VERSION=v1$'
+	expect_match "$run/params" '^BS=1k$' "the guest's params"
+}

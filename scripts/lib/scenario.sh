@@ -6,13 +6,18 @@
 # quotes and into matrix.conf, so nothing a shell gives a meaning to.
 RL_SET_VALUE_CHARS='A-Za-z0-9._:+,/-'
 
-# scenario_info SCENARIO [KEY=VALUE...]: the scenario file as key=value data
+# scenario_info SCENARIO [--preset NAME] [KEY=VALUE...]: the scenario file
+# as key=value data
 # (rl-scenario-info, the one reader of scenario files: settings, use,
 # params with the values applied after their type was checked), or a die()
 # with its message.  The file is never run on the host.
 scenario_info() {
 	local file=$RL_TOP/rootfs/scenarios/$1.scn out kv set_args=()
 	shift
+	if [ "${1:-}" = --preset ]; then
+		set_args+=(--preset "$2")
+		shift 2
+	fi
 	for kv in "$@"; do
 		set_args+=(--set "$kv")
 	done
@@ -20,6 +25,13 @@ scenario_info() {
 	out=$("$RL_HOST_TOOLS/rl-scenario-info" "${set_args[@]}" "$file" 2>&1) ||
 		die "${out#rl-scenario-info: }"
 	printf '%s\n' "$out"
+}
+
+# check_preset_name NAME: die unless NAME may name a preset (whether the
+# scenario has it is rl-scenario-info's to say)
+check_preset_name() {
+	[[ "$1" =~ ^[A-Za-z][A-Za-z0-9_-]{0,62}$ ]] ||
+		die "bad --preset '$1' (valid: a name of letters, digits, _ and -, such as thread)"
 }
 
 # check_scenario_run SCENARIO MODE REPEAT "KEY=VALUE ...": die unless
@@ -93,6 +105,7 @@ scenario_conf() {
 	echo "mode=$2"
 	echo "knobs=$(mode_knobs "$2")"
 	echo "repeat=$3"
+	echo "preset=$(info_value "$4" preset)"
 	echo "params=$(info_value "$4" params)"
 	echo "sets=$(info_value "$4" set)"
 }

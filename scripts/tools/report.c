@@ -361,6 +361,107 @@ static void side_text(FILE *f, const struct agg_side *side, const struct agg_val
 			fmt(b, sizeof(b), v->spread));
 }
 
+/* The value of KEY= in a verdict's "fs=ext4 mode=vanilla", or NULL. */
+static const char *where_value(const char *where, const char *key, char *buf, size_t size)
+{
+	size_t kl = strlen(key);
+	const char *p;
+
+	for (p = where; (p = strstr(p, key)); p += kl)
+		if ((p == where || p[-1] == ' ') && p[kl] == '=') {
+			snprintf(buf, size, "%.*s", (int)strcspn(p + kl + 1, " "), p + kl + 1);
+			return buf;
+		}
+	return NULL;
+}
+
+/*
+ * How the filesystems completed IO in the runs a verdict compares: the
+ * median folios one completion ended and the median gap between two, for
+ * each filesystem a side selects (or the verdict's), in its mode.
+ */
+static void mechanism_cell(struct rep *r, const struct rep_scn *s, const struct rep_verdict *v,
+			   FILE *f)
+{
+	const struct agg_side *sides[] = { &v->check->left, &v->check->right };
+	char wfs[64], wmode[64], a[32], b[32];
+	const char *fs_where = where_value(v->v.where, "fs", wfs, sizeof(wfs));
+	const char *mode_where = where_value(v->v.where, "mode", wmode, sizeof(wmode));
+	struct strv seen = { 0 };
+	size_t k, i;
+	int any = 0;
+
+	for (k = 0; k < 2; k++) {
+		const char *fs = sides[k]->fs[0] ? sides[k]->fs : fs_where;
+		const char *mode = sides[k]->mode[0] ? sides[k]->mode : mode_where;
+
+		for (i = 0; i < r->fs.n; i++) {
+			const struct agg_group *folios, *gap;
+			char key[160];
+
+			if (sides[k]->is_number || (fs && strcmp(fs, r->fs.v[i])))
+				continue;
+			snprintf(key, sizeof(key), "%s %s", r->fs.v[i], mode ? mode : r->ref_mode);
+			if (strv_has(&seen, key))
+				continue;
+			strv_push(&seen, key);
+			folios = rep_group(s, r->fs.v[i], mode ? mode : r->ref_mode, "completion.folios_p50");
+			gap = rep_group(s, r->fs.v[i], mode ? mode : r->ref_mode, "completion.gap_ms_p50");
+			if (!folios || !gap)
+				continue;
+			fprintf(f, "%s%s %s: %s folios a completion, every %s ms", any ? "; " : "",
+				r->fs.v[i], mode ? mode : r->ref_mode, fmt(a, sizeof(a), folios->median),
+				fmt(b, sizeof(b), gap->median));
+			any = 1;
+		}
+	}
+	strv_free(&seen);
+	if (!any)
+		fprintf(f, "-");
+}
+
+/*
+ * The whole catalogue on one table: each check's verdict beside the
+ * thread's figures (from the scenario header) and the lab's (from the
+ * runs), with how the filesystems completed IO where completions were
+ * traced: what differs from 2012 when a check does not reproduce.
+ */
+static void thread_table(struct rep *r, FILE *f)
+{
+	size_t i, j;
+
+	fprintf(f, "## The threads' figures beside the lab's\n\n");
+	fprintf(f, "Each check of each scenario: the thread's figures as the scenario file quotes them, the lab's as measured (median of the ok runs, their number and spread), the verdict, and how the filesystems completed writeback in those runs (median folios one completion ended and median gap between two: trace event writeback_end_batch).\n\n");
+	fprintf(f, "| experiment | the thread | check | where | the lab | verdict | writeback completions |\n|---|---|---|---|---|---|---|\n");
+	for (i = 0; i < r->nscn; i++) {
+		struct rep_scn *s = &r->scn[i];
+		const char *thread = s->have_file && s->file.field[SCN_THREAD][0] ?
+			s->file.field[SCN_THREAD] : "-";
+
+		if (!s->nverdicts) {
+			fprintf(f, "| %s | %s | no check | | | | |\n", s->name, thread);
+			continue;
+		}
+		for (j = 0; j < s->nverdicts; j++) {
+			const struct rep_verdict *v = &s->verdicts[j];
+			char note[160];
+
+			agg_verdict_note(v->check, &v->v, note, sizeof(note));
+			fprintf(f, "| %s | %s | `%s` | %s | ", j ? "" : s->name, j ? "" : thread,
+				v->check->text, v->v.where);
+			side_text(f, &v->check->left, &v->v.left);
+			fprintf(f, " %s ", agg_op_name(v->check->op));
+			side_text(f, &v->check->right, &v->v.right);
+			if (strcmp(note, "-"))
+				fprintf(f, "; %s", note);
+			fprintf(f, " | %s | ", agg_verdict_name(v->v.kind));
+			mechanism_cell(r, s, v, f);
+			fprintf(f, " |\n");
+		}
+	}
+	fprintf(f, "\n");
+}
+
 static void checks_section(struct rep_scn *s, FILE *f)
 {
 	size_t i;
@@ -612,6 +713,7 @@ int report_markdown(struct rep *r, FILE *f, FILE *notes)
 	header(r, f);
 	absent_knobs(r, f);
 	checks_at_a_glance(r, f);
+	thread_table(r, f);
 	runs_not_ok(r, f);
 	for (i = 0; i < r->nscn; i++)
 		scenario_section(r, &r->scn[i], f, notes);

@@ -16,7 +16,7 @@
 #define PROG "rl-scenario-info"
 
 static const char usage_text[] =
-	"usage: " PROG " [--set KEY=VALUE]... FILE.scn\n"
+	"usage: " PROG " [--preset NAME] [--set KEY=VALUE]... FILE.scn\n"
 	"       " PROG " --field NAME FILE.scn\n"
 	"       " PROG " --params FILE.scn\n"
 	"       " PROG " --checks FILE.scn\n"
@@ -25,7 +25,9 @@ static const char usage_text[] =
 	"             disk_use and mem_use (bytes, empty if not declared) with\n"
 	"             disk_use_desc and mem_use_desc, params (every parameter,\n"
 	"             KEY=VALUE separated by spaces, --set values applied) and\n"
-	"             set (the --set ones); each --set value is type-checked\n"
+	"             set (the --set and preset ones), preset (the one applied)\n"
+	"             and presets (every one the file has); each value is\n"
+	"             type-checked; --preset applies first, --set over it\n"
 	"  --field    the text of a header field: title Measures Headline Thread Compare\n"
 	"  --params   NAME<TAB>DEFAULT<TAB>TYPE<TAB>ABOUT per parameter\n"
 	"  --checks   the '# Check:' lines, one per line\n"
@@ -96,6 +98,9 @@ static void print_data(const struct scenario *s)
 		printf("%s%s=%s", first ? "" : " ", s->params[i].name, s->params[i].value);
 		first = 0;
 	}
+	printf("\npreset=%s\npresets=", s->preset);
+	for (i = 0; i < s->npresets; i++)
+		printf("%s%s", i ? " " : "", s->presets[i].name);
 	putchar('\n');
 }
 
@@ -120,7 +125,7 @@ static void print_field(const struct scenario *s, const char *name)
 int main(int argc, char **argv)
 {
 	static struct scenario s;
-	const char *file = NULL, *field = NULL, *mode = "data";
+	const char *file = NULL, *field = NULL, *mode = "data", *preset = NULL;
 	char err[1024];
 	int i, nsets = 0;
 	size_t j;
@@ -133,6 +138,8 @@ int main(int argc, char **argv)
 			fputs(usage_text, stdout);
 			free(sets);
 			return 0;
+		} else if (!strcmp(argv[i], "--preset") && i + 1 < argc) {
+			preset = argv[++i];
 		} else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
 			sets[nsets++] = argv[++i];
 		} else if (!strcmp(argv[i], "--field") && i + 1 < argc) {
@@ -144,7 +151,7 @@ int main(int argc, char **argv)
 			mode = "checks";
 		} else if (argv[i][0] == '-' || file) {
 			fputs(usage_text, stderr);
-			die_usage("bad argument '%s' (valid: --set KEY=VALUE --field NAME --params --checks --help, then one FILE)",
+			die_usage("bad argument '%s' (valid: --preset NAME --set KEY=VALUE --field NAME --params --checks --help, then one FILE)",
 				  argv[i]);
 		} else {
 			file = argv[i];
@@ -155,6 +162,8 @@ int main(int argc, char **argv)
 		die_usage("no scenario file given");
 	}
 	if (scn_load(file, &s, err, sizeof(err)) < 0)
+		die_usage("%s", err);
+	if (preset && scn_apply_preset(&s, preset, err, sizeof(err)) < 0)
 		die_usage("%s", err);
 	for (i = 0; i < nsets; i++)
 		if (scn_set(&s, sets[i], err, sizeof(err)) < 0)

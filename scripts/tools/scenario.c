@@ -387,6 +387,28 @@ static int append_text(char *dst, const char *text)
 	return 0;
 }
 
+/* "# Preset: NAME KEY=VALUE ...": checked once the parameters are read */
+static int preset_line(struct parser *ps, const char *text)
+{
+	struct scenario *s = ps->s;
+	struct scn_preset *p;
+	size_t n = strcspn(text, " \t");
+
+	if (s->npresets == SCN_PRESETS_MAX)
+		return line_fail(ps, "more than %d presets", SCN_PRESETS_MAX);
+	p = &s->presets[s->npresets];
+	if (!n || !isalpha((unsigned char)text[0]) ||
+	    strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") < n ||
+	    copy_n(p->name, sizeof(p->name), text, n) < 0)
+		return line_fail(ps, "bad preset name '%.*s' (valid: a name, then KEY=VALUE words)",
+				 (int)n, text);
+	if (copy_str(p->words, sizeof(p->words), skip_space(text + n)) < 0)
+		return line_fail(ps, "preset %s too long", p->name);
+	p->line = ps->line;
+	s->npresets++;
+	return 0;
+}
+
 /* A header line: "# Field: text", a continuation "#   text", or other. */
 static int header_line(struct parser *ps, const char *l)
 {
@@ -409,6 +431,8 @@ static int header_line(struct parser *ps, const char *l)
 			snprintf(text, sizeof(text), "%s", body);
 			trim_end(text);
 			ps->field = -1;
+			if (n == 6 && !strncmp(rest + 1, "Preset", 6))
+				return preset_line(ps, text);
 			if (n == 5 && !strncmp(rest + 1, "Check", 5)) {
 				struct scn_check *c;
 
@@ -522,6 +546,29 @@ static int code_line(struct parser *ps, const char *l)
 	return 0;
 }
 
+/* Every preset applies to a copy of s without an error. */
+static int check_presets(const struct scenario *s, char *err, size_t errlen)
+{
+	struct scenario *copy;
+	char msg[1024];
+	size_t i;
+	int rc = 0;
+
+	if (!s->npresets)
+		return 0;
+	copy = malloc(sizeof(*copy));
+	if (!copy)
+		return fail(err, errlen, "out of memory");
+	for (i = 0; i < s->npresets && !rc; i++) {
+		memcpy(copy, s, sizeof(*copy));
+		if (scn_apply_preset(copy, s->presets[i].name, msg, sizeof(msg)) < 0)
+			rc = fail(err, errlen, "%s.scn line %u: preset %s: %s", s->name,
+				  s->presets[i].line, s->presets[i].name, msg);
+	}
+	free(copy);
+	return rc;
+}
+
 int scn_parse(const char *name, const char *text, struct scenario *s,
 	      char *err, size_t errlen)
 {
@@ -557,7 +604,7 @@ int scn_parse(const char *name, const char *text, struct scenario *s,
 		return -1;
 	if (s->mem_use[0] && scn_eval_use(s, s->mem_use, &v, err, errlen) < 0)
 		return -1;
-	return 0;
+	return check_presets(s, err, errlen);
 }
 
 int scn_load(const char *path, struct scenario *s, char *err, size_t errlen)
@@ -626,4 +673,61 @@ int scn_set(struct scenario *s, const char *kv, char *err, size_t errlen)
 		return fail(err, errlen, "value of --set '%s' too long", kv);
 	p->was_set = 1;
 	return 0;
+}
+
+/* A preset's SCN_ word: one of the settings a run may take from a preset. */
+static int preset_setting(struct scenario *s, const char *kv, char *err,
+			  size_t errlen)
+{
+	static const char *const names[] = { "SCN_MEM", "SCN_PROFILE", "SCN_SWAP", "SCN_TIMEOUT" };
+	char *slot[] = { s->mem, s->profile, s->swap, s->timeout };
+	const char *v = strchr(kv, '=') + 1;
+	size_t i, n = (size_t)(v - 1 - kv);
+	uint64_t x;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strlen(names[i]) != n || strncmp(kv, names[i], n))
+			continue;
+		if (i == 0 && parse_typed(SCN_T_SIZE, v, &x) < 0)
+			return fail(err, errlen, "bad SCN_MEM '%s' (valid: a size; %s)", v, RL_SIZE_FORMS);
+		if (i == 3 && (parse_typed(SCN_T_COUNT, v, &x) < 0 || !x))
+			return fail(err, errlen, "bad SCN_TIMEOUT '%s' (valid: seconds, 1 or more)", v);
+		if ((i == 1 || i == 2) && !*v)
+			return fail(err, errlen, "empty %s (valid: a profile name)", names[i]);
+		return copy_str(slot[i], SCN_VALUE_MAX, v) < 0 ?
+			fail(err, errlen, "%s value too long", names[i]) : 0;
+	}
+	return fail(err, errlen, "'%.*s' is not a setting a preset may give (valid: SCN_MEM SCN_PROFILE SCN_SWAP SCN_TIMEOUT, or a parameter)",
+		    (int)n, kv);
+}
+
+int scn_apply_preset(struct scenario *s, const char *name, char *err,
+		     size_t errlen)
+{
+	char words[SCN_VALUE_MAX * 4], names[SCN_PRESETS_MAX * (SCN_NAME_MAX + 1)] = "";
+	const struct scn_preset *p = NULL;
+	char *w, *save = NULL;
+	size_t i;
+
+	for (i = 0; i < s->npresets; i++) {
+		if (!strcmp(s->presets[i].name, name))
+			p = &s->presets[i];
+		if (strlen(names) + strlen(s->presets[i].name) + 2 < sizeof(names)) {
+			strcat(names, i ? " " : "");
+			strcat(names, s->presets[i].name);
+		}
+	}
+	if (!p)
+		return fail(err, errlen, "scenario %s has no preset '%s' (valid: %s)", s->name,
+			    name, s->npresets ? names : "none");
+	copy_str(words, sizeof(words), p->words);
+	for (w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (!strchr(w, '=') || w[0] == '=')
+			return fail(err, errlen, "bad word '%s' (valid: KEY=VALUE)", w);
+		if (!strncmp(w, "SCN_", 4) ? preset_setting(s, w, err, errlen) < 0 :
+					      scn_set(s, w, err, errlen) < 0)
+			return -1;
+	}
+	return copy_str(s->preset, sizeof(s->preset), name) < 0 ?
+		fail(err, errlen, "preset name too long") : 0;
 }

@@ -6,8 +6,9 @@
  * reads three parts of it as data:
  *
  *   the header   "# NAME: title", then "# Field: text" blocks (Measures,
- *                Headline, Thread, Compare; continuation lines indented)
- *                and "# Check: ..." lines, up to the first line of code;
+ *                Headline, Thread, Compare; continuation lines indented),
+ *                "# Check: ..." lines and "# Preset: NAME KEY=VALUE ..."
+ *                lines, up to the first line of code;
  *   settings     SCN_MEM, SCN_PROFILE, SCN_SWAP, SCN_TIMEOUT, SCN_DISK_USE
  *                and SCN_MEM_USE (what the host needs before a guest starts);
  *   parameters   NAME=VALUE lines with a type after a '#':
@@ -15,6 +16,10 @@
  *                  WRITERS=10       # count 1..64
  *                  MEMCG_VERSION=v1 # one of v1 v2
  *                a --set value is checked against that type.
+ *
+ * A preset is a named set of parameter values and of the settings SCN_MEM,
+ * SCN_PROFILE, SCN_SWAP and SCN_TIMEOUT (e.g. "thread": the thread's own
+ * scale); every one is checked when the file is read.
  *
  * SCN_DISK_USE and SCN_MEM_USE are expressions of parameter names, whole
  * numbers and * + ( ), evaluated here in unsigned 64-bit arithmetic that
@@ -30,6 +35,7 @@
 #define SCN_VALUE_MAX	128
 #define SCN_PARAMS_MAX	32
 #define SCN_CHECKS_MAX	32
+#define SCN_PRESETS_MAX	8
 #define SCN_TEXT_MAX	2048
 
 enum scn_type {
@@ -54,6 +60,12 @@ struct scn_check {
 	unsigned int line;
 };
 
+struct scn_preset {
+	char name[SCN_NAME_MAX];
+	char words[SCN_VALUE_MAX * 4];	/* "KEY=VALUE KEY=VALUE ..." */
+	unsigned int line;
+};
+
 /* The header fields, in the order a report shows them. */
 enum scn_field { SCN_MEASURES, SCN_HEADLINE, SCN_THREAD, SCN_COMPARE, SCN_NFIELDS };
 
@@ -68,6 +80,9 @@ struct scenario {
 	char timeout[SCN_VALUE_MAX], disk_use[SCN_VALUE_MAX], mem_use[SCN_VALUE_MAX];
 	struct scn_param params[SCN_PARAMS_MAX];
 	size_t nparams;
+	struct scn_preset presets[SCN_PRESETS_MAX];
+	size_t npresets;
+	char preset[SCN_NAME_MAX];	/* the one applied, "" for none */
 };
 
 /* "Measures" ... for SCN_MEASURES ... */
@@ -94,6 +109,14 @@ int scn_check_value(const struct scn_param *p, const char *value, char *err,
 
 /* "KEY=VALUE" from the command line: checked, then the parameter's value. */
 int scn_set(struct scenario *s, const char *kv, char *err, size_t errlen);
+
+/*
+ * Applies the preset NAME (its parameters as scn_set() does, its settings
+ * over the file's); -1 and a message naming the valid presets if there is
+ * no such preset.
+ */
+int scn_apply_preset(struct scenario *s, const char *name, char *err,
+		     size_t errlen);
 
 /*
  * Evaluates a SCN_DISK_USE / SCN_MEM_USE expression over the current

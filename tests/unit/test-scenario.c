@@ -154,6 +154,49 @@ TEST(test_bad_files)
 	BAD("# x\nBS='1k' # size\n", "has a character a scenario value may not have");
 }
 
+static const char with_presets[] =
+	"# demo: presets\n"
+	"# Preset:    thread WRITE_SIZE=1G BS=1k SCN_MEM=4G SCN_TIMEOUT=3600\n"
+	"# Preset:    tiny WRITE_SIZE=1M\n"
+	"SCN_MEM=1G\n"
+	"SCN_TIMEOUT=600\n"
+	"WRITE_SIZE=64M # size 1M..\n"
+	"BS=64k         # size 512..64M\n";
+
+TEST(test_presets_apply)
+{
+	static struct scenario s;
+	char err[512];
+
+	CHECK_EQ_INT(parse(with_presets, &s, err, sizeof(err)), 0);
+	CHECK_EQ_INT(s.npresets, 2);
+	CHECK_STR(s.presets[0].name, "thread");
+	CHECK_EQ_INT(scn_apply_preset(&s, "thread", err, sizeof(err)), 0);
+	CHECK_STR(s.preset, "thread");
+	CHECK_STR(scn_param(&s, "WRITE_SIZE")->value, "1G");
+	CHECK_STR(scn_param(&s, "BS")->value, "1k");
+	CHECK(scn_param(&s, "BS")->was_set);
+	CHECK_STR(s.mem, "4G");
+	CHECK_STR(s.timeout, "3600");
+	/* a --set after the preset wins */
+	CHECK_EQ_INT(scn_set(&s, "BS=4k", err, sizeof(err)), 0);
+	CHECK_STR(scn_param(&s, "BS")->value, "4k");
+	CHECK_EQ_INT(scn_apply_preset(&s, "huge", err, sizeof(err)), -1);
+	CHECK_STR(err, "scenario demo has no preset 'huge' (valid: thread tiny)");
+}
+
+TEST(test_bad_presets)
+{
+	BAD("# x\n# Preset: big N=0\nN=1 # count 1..9\n",
+	    "demo.scn line 2: preset big: scenario demo: bad value '0' for N");
+	BAD("# x\n# Preset: big M=1\nN=1 # count 1..9\n", "preset big: scenario demo has no parameter 'M'");
+	BAD("# x\n# Preset: big SCN_MEM=lots\nN=1 # count\n", "preset big: bad SCN_MEM 'lots'");
+	BAD("# x\n# Preset: big SCN_DISK_USE=N\nN=1 # count\n",
+	    "'SCN_DISK_USE' is not a setting a preset may give");
+	BAD("# x\n# Preset: big N\nN=1 # count\n", "bad word 'N' (valid: KEY=VALUE)");
+	BAD("# x\n# Preset: =x\nN=1 # count\n", "line 2: bad preset name '=x'");
+}
+
 TEST(test_project_scenarios_load)
 {
 	static const char *const names[] = {
