@@ -286,6 +286,8 @@ void iostat_row(const struct iostat_dev *before, const struct iostat_dev *after,
 		row->await = (double)(rd_ticks + wr_ticks) / (double)ios;
 		row->svctm = (double)io_ticks / (double)ios;
 	}
+	if (row->wr_ios)
+		row->wareq_sz = (double)row->wr_sectors / 2.0 / (double)row->wr_ios;
 }
 
 void iostat_summary(const struct iostat_dev *first,
@@ -339,6 +341,13 @@ void iostat_acc_add(struct iostat_acc *acc, const struct iostat_row *row)
 	d = row->avgrq_sz - acc->rq_mean;
 	acc->rq_mean += d * w / acc->rq_weight;
 	acc->rq_m2 += w * d * (row->avgrq_sz - acc->rq_mean);
+	if (!row->wr_ios)
+		return;
+	w = (double)row->wr_ios;
+	acc->wrq_weight += w;
+	d = row->wareq_sz - acc->wrq_mean;
+	acc->wrq_mean += d * w / acc->wrq_weight;
+	acc->wrq_m2 += w * d * (row->wareq_sz - acc->wrq_mean);
 }
 
 void iostat_acc_result(const struct iostat_acc *acc,
@@ -372,6 +381,11 @@ void iostat_acc_result(const struct iostat_acc *acc,
 		/* Rounding can leave m2 a hair below zero for equal values. */
 		res->avgrq_sz_sd = acc->rq_m2 > 0 ?
 				   sqrt(acc->rq_m2 / acc->rq_weight) : 0.0;
+	}
+	if (acc->wrq_weight > 0) {
+		res->wareq_sz_mean = acc->wrq_mean;
+		res->wareq_sz_sd = acc->wrq_m2 > 0 ?
+				   sqrt(acc->wrq_m2 / acc->wrq_weight) : 0.0;
 	}
 }
 
@@ -416,6 +430,8 @@ int iostat_format_summary(char *buf, size_t len, const char *name,
 			"written_mb=%.3f\n"
 			"avgrq_sz_mean=%.3f\n"
 			"avgrq_sz_sd=%.3f\n"
+			"wareq_sz_mean=%.3f\n"
+			"wareq_sz_sd=%.3f\n"
 			"avgqu_sz_mean=%.3f\n"
 			"await_mean=%.3f\n"
 			"util_mean=%.3f\n"
@@ -424,6 +440,7 @@ int iostat_format_summary(char *buf, size_t len, const char *name,
 			name, sum->row.rd_ios, sum->row.wr_ios,
 			sum->read_mb, sum->written_mb,
 			res->mean.avgrq_sz, res->avgrq_sz_sd,
+			res->wareq_sz_mean, res->wareq_sz_sd,
 			res->mean.avgqu_sz, res->mean.await, res->mean.util,
 			sum->row.elapsed_ms / 1000.0, res->intervals);
 }

@@ -48,6 +48,7 @@ struct iostat_row {
 	unsigned long long rd_ios, wr_ios, rd_sectors, wr_sectors;
 	double rrqm_s, wrqm_s, r_s, w_s, rkb_s, wkb_s;
 	double avgrq_sz;	/* 512-byte sectors per request */
+	double wareq_sz;	/* KiB per write request (sysstat 12's wareq-sz) */
 	double avgqu_sz;	/* weighted ms in queue per elapsed ms */
 	double await;		/* ms per request, queueing included */
 	double svctm;		/* ms of busy time per request */
@@ -69,6 +70,7 @@ struct iostat_acc {
 	unsigned long io_intervals;	/* intervals that completed a request */
 	struct iostat_row sum;
 	double rq_weight, rq_mean, rq_m2;
+	double wrq_weight, wrq_mean, wrq_m2;	/* wareq-sz, by writes */
 };
 
 /*
@@ -82,6 +84,11 @@ struct iostat_acc_result {
 	unsigned long long ios;
 	struct iostat_row mean;
 	double avgrq_sz_sd;	/* request-weighted population deviation */
+	/*
+	 * Write requests alone, weighted by writes: reclaim's swap-out or
+	 * writeback without the reads beside it (sysstat 12's wareq-sz).
+	 */
+	double wareq_sz_mean, wareq_sz_sd;
 };
 
 /* Empty snapshot; free with iostat_snap_free(). */

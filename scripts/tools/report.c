@@ -565,10 +565,12 @@ static void workload_section(struct rep *r, struct rep_scn *s, FILE *f)
 static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
 {
 	static const char *const cols[] = {
-		"avgrq_sz_mean", "avgqu_sz_mean", "await_mean", "util_mean", "written_mb",
+		"avgrq_sz_mean", "wareq_sz_mean", "avgqu_sz_mean", "await_mean", "util_mean",
+		"written_mb",
 	};
 	static const char *const titles[] = {
-		"avgrq-sz (sectors)", "avgqu-sz", "await (ms)", "%util", "written MB",
+		"avgrq-sz (sectors)", "wareq-sz (KiB)", "avgqu-sz", "await (ms)", "%util",
+		"written MB",
 	};
 	struct strv devs = { 0 }, m = { 0 }, t = { 0 };
 	char name[256];
@@ -592,6 +594,9 @@ static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
 		}
 		for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
 			snprintf(name, sizeof(name), "iostat.%.*s.%s", (int)dl, d, cols[k]);
+			/* runs of an rl-iostat before wareq-sz have no such column */
+			if (!rep_any_group_max_above(s, name, -1))
+				continue;
 			strv_push(&m, name);
 			strv_push(&t, titles[k]);
 		}

@@ -405,6 +405,7 @@ static struct iostat_row mkrow(unsigned long long ios, double avgrq,
 	r.wr_ios = ios;
 	r.w_s = (double)ios;
 	r.avgrq_sz = avgrq;
+	r.wareq_sz = avgrq / 2;	/* writes only: sectors of 512 bytes -> KiB */
 	r.await = await;
 	r.util = util;
 	return r;
@@ -435,10 +436,37 @@ TEST(test_acc_known_values)
 	CHECK_EQ_INT(res.ios, 4);
 	CHECK_NEAR(res.mean.avgrq_sz, 12.0, 1e-9);
 	CHECK_NEAR(res.avgrq_sz_sd, sqrt(48.0), 1e-9);
+	CHECK_NEAR(res.wareq_sz_mean, 6.0, 1e-9);
+	CHECK_NEAR(res.wareq_sz_sd, sqrt(48.0) / 2, 1e-9);
 	CHECK_NEAR(res.mean.w_s, 4.0 / 3.0, 1e-9);
 	CHECK_NEAR(res.mean.util, 40.0 / 3.0, 1e-9);
 	CHECK_NEAR(res.mean.await, 4.0, 1e-9);
 	CHECK_NEAR(res.mean.elapsed_ms, 1000.0, 1e-9);
+}
+
+/*
+ * Reads beside the writes (swap-in beside swap-out): avgrq-sz mixes them,
+ * wareq-sz is the writes' alone.  Interval a: 10 reads, 2 writes of 256
+ * KiB; b: 2 writes of 64 KiB, no read.  Write-weighted: mean (2 * 256 +
+ * 2 * 64) / 4 = 160, sd |256 - 64| * sqrt(2 * 2) / 4 = 96.
+ */
+TEST(test_acc_writes_apart_from_reads)
+{
+	struct iostat_acc acc;
+	struct iostat_acc_result res;
+	struct iostat_row a = mkrow(2, 40.0, 1.0, 10.0), b = mkrow(2, 128.0, 1.0, 10.0);
+
+	a.rd_ios = 10;
+	a.wareq_sz = 256;
+	iostat_acc_init(&acc);
+	iostat_acc_add(&acc, &a);
+	iostat_acc_add(&acc, &b);
+	iostat_acc_result(&acc, &res);
+	CHECK_NEAR(res.wareq_sz_mean, 160.0, 1e-9);
+	CHECK_NEAR(res.wareq_sz_sd, 96.0, 1e-9);
+	/* and from diskstats: 179136 sectors in 178 writes */
+	CHECK(row_between("t0.diskstats", "t1.diskstats", "ubda", 1000.0, &a));
+	CHECK_NEAR(a.wareq_sz, 179136.0 / 2 / 178, 1e-9);
 }
 
 /* Empty, idle-only and constant inputs: zeros, never NaN. */
@@ -546,7 +574,8 @@ TEST(test_format_tsv_and_summary)
 	iostat_format_summary(buf, sizeof(buf), "ubda", &sum, &res);
 	CHECK_STR(buf, "device=ubda\nreads=12\nwrites=278\nread_mb=0.500\n"
 		       "written_mb=99.969\navgrq_sz_mean=8.000\n"
-		       "avgrq_sz_sd=0.000\navgqu_sz_mean=0.000\n"
+		       "avgrq_sz_sd=0.000\nwareq_sz_mean=4.000\n"
+		       "wareq_sz_sd=0.000\navgqu_sz_mean=0.000\n"
 		       "await_mean=2.000\nutil_mean=30.000\nseconds=2.000\n"
 		       "intervals=1\n");
 }
