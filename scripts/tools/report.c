@@ -361,6 +361,19 @@ static void side_text(FILE *f, const struct agg_side *side, const struct agg_val
 			fmt(b, sizeof(b), v->spread));
 }
 
+/* A verdict's two sides as measured, and what the verdict rests on. */
+static void measured_text(FILE *f, const struct rep_verdict *v)
+{
+	char note[160];
+
+	agg_verdict_note(v->check, &v->v, note, sizeof(note));
+	side_text(f, &v->check->left, &v->v.left);
+	fprintf(f, " %s ", agg_op_name(v->check->op));
+	side_text(f, &v->check->right, &v->v.right);
+	if (strcmp(note, "-"))
+		fprintf(f, "; %s", note);
+}
+
 /* The value of KEY= in a verdict's "fs=ext4 mode=vanilla", or NULL. */
 static const char *where_value(const char *where, const char *key, char *buf, size_t size)
 {
@@ -444,16 +457,10 @@ static void thread_table(struct rep *r, FILE *f)
 		}
 		for (j = 0; j < s->nverdicts; j++) {
 			const struct rep_verdict *v = &s->verdicts[j];
-			char note[160];
 
-			agg_verdict_note(v->check, &v->v, note, sizeof(note));
 			fprintf(f, "| %s | %s | `%s` | %s | ", j ? "" : s->name, j ? "" : thread,
 				v->check->text, v->v.where);
-			side_text(f, &v->check->left, &v->v.left);
-			fprintf(f, " %s ", agg_op_name(v->check->op));
-			side_text(f, &v->check->right, &v->v.right);
-			if (strcmp(note, "-"))
-				fprintf(f, "; %s", note);
+			measured_text(f, v);
 			fprintf(f, " | %s | ", agg_verdict_name(v->v.kind));
 			mechanism_cell(r, s, v, f);
 			fprintf(f, " |\n");
@@ -480,16 +487,10 @@ static void checks_section(struct rep_scn *s, FILE *f)
 	fprintf(f, "| verdict | check | where | measured (median, runs, spread) |\n|---|---|---|---|\n");
 	for (i = 0; i < s->nverdicts; i++) {
 		const struct rep_verdict *v = &s->verdicts[i];
-		char note[160];
 
-		agg_verdict_note(v->check, &v->v, note, sizeof(note));
 		fprintf(f, "| %s | `%s` | %s | ", agg_verdict_name(v->v.kind),
 			v->check->text, v->v.where);
-		side_text(f, &v->check->left, &v->v.left);
-		fprintf(f, " %s ", agg_op_name(v->check->op));
-		side_text(f, &v->check->right, &v->v.right);
-		if (strcmp(note, "-"))
-			fprintf(f, "; %s", note);
+		measured_text(f, v);
 		fprintf(f, " |\n");
 	}
 	fprintf(f, "\n");
