@@ -62,8 +62,9 @@ check_flavor() {
 # file that a user or a guest may have written; read as data, never sourced.
 conf_value() {
 	[ -f "$1" ] || return 0
-	# folders written before 2026-12 quoted their values: 'a b'
-	sed -n "s/^$2=//p" "$1" | tail -1 | sed "s/^'\(.*\)'\$/\1/"
+	# rl-conf reads these files with the report's own reader
+	[ -x "$RL_HOST_TOOLS/rl-conf" ] || build_host_tools
+	"$RL_HOST_TOOLS/rl-conf" "$1" "$2"
 }
 
 # shellcheck source=scripts/lib/catalogue.sh

@@ -53,6 +53,9 @@ t_compare_report_generated() {
 		grep -q "^## $s:" "$m/report.md" || fail "scenario $s missing from the report"
 	done
 	ls "$m"/plots/*.svg >/dev/null || fail "no plots"
+	# one table of every check, the thread's figures beside the lab's
+	grep -q "^## The threads' figures beside the lab's" "$m/report.md" || fail "no threads' table"
+	grep -q '^| memcg-dd | 2012 linux-mm (2 x 1 GiB dd' "$m/report.md" || fail "memcg-dd's thread figures missing from the table"
 }
 
 # Every writeback completion the trace saw was counted too (the counters
