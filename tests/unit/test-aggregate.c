@@ -468,7 +468,7 @@ TEST(test_project_scenarios_parse)
 		"fs-completion", "memcg-dd", "usb-responsiveness",
 		"kupdate-after-exit", "reclaim-plug", "usemem-swap",
 	};
-	static const size_t want[] = { 4, 2, 1, 1, 1, 0 };
+	static const size_t want[] = { 4, 3, 1, 1, 1, 2 };
 	struct agg_check *c;
 	char path[256], err[256] = "";
 	size_t i, n;
