@@ -24,23 +24,6 @@ static int copy_word(char *dst, const char *src, size_t len)
 	return 0;
 }
 
-/* A decimal number of 1 to 18 digits, nothing else. */
-static int parse_num(const char *s, size_t len, long *out)
-{
-	long v = 0;
-	size_t i;
-
-	if (!len || len > 18)
-		return -1;
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = v;
-	return 0;
-}
-
 int completion_parse(const char *fields, struct completion_event *ev)
 {
 	static const char *const keys[] = {
@@ -76,7 +59,7 @@ int completion_parse(const char *fields, struct completion_event *ev)
 				break;
 		if (k == sizeof(keys) / sizeof(keys[0]))
 			continue;	/* a field a later kernel added */
-		if (nums[k] ? parse_num(eq + 1, end - eq - 1, nums[k]) < 0 :
+		if (nums[k] ? tracestat_parse_decimal(eq + 1, end - eq - 1, LONG_MAX, nums[k]) < 0 :
 			      copy_word(ev->unit, eq + 1, end - eq - 1) < 0)
 			return -1;
 		seen |= 1u << k;

@@ -466,24 +466,30 @@ static int header_line(struct parser *ps, const char *l)
 	return 0;
 }
 
+/* The value of setting_names[i], checked: SCN_MEM a size, SCN_TIMEOUT seconds. */
+static int check_setting(size_t i, const char *value, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (i == 0 && parse_typed(SCN_T_SIZE, value, &v) < 0)
+		return fail(err, errlen, "bad SCN_MEM '%s' (valid: a size; %s)", value, RL_SIZE_FORMS);
+	if (i == 3 && (parse_typed(SCN_T_COUNT, value, &v) < 0 || !v))
+		return fail(err, errlen, "bad SCN_TIMEOUT '%s' (valid: seconds, 1 or more)", value);
+	return 0;
+}
+
 static int setting_line(struct parser *ps, const char *name, const char *value)
 {
 	struct scenario *s = ps->s;
 	char *slot[] = { s->mem, s->profile, s->swap, s->timeout, s->disk_use, s->mem_use };
+	char msg[256];
 	size_t i;
-	uint64_t v;
 
 	for (i = 0; i < sizeof(setting_names) / sizeof(setting_names[0]); i++) {
 		if (strcmp(name + 4, setting_names[i]))
 			continue;
 		copy_str(slot[i], SCN_VALUE_MAX, value);
-		if (i == 0 && parse_typed(SCN_T_SIZE, value, &v) < 0)
-			return line_fail(ps, "bad SCN_MEM '%s' (valid: a size; %s)",
-					 value, RL_SIZE_FORMS);
-		if (i == 3 && (parse_typed(SCN_T_COUNT, value, &v) < 0 || !v))
-			return line_fail(ps, "bad SCN_TIMEOUT '%s' (valid: seconds, 1 or more)",
-					 value);
-		return 0;
+		return check_setting(i, value, msg, sizeof(msg)) < 0 ? line_fail(ps, "%s", msg) : 0;
 	}
 	return line_fail(ps, "unknown setting '%s' (valid: %s)", name, SETTINGS_VALID);
 }
@@ -679,19 +685,17 @@ int scn_set(struct scenario *s, const char *kv, char *err, size_t errlen)
 static int preset_setting(struct scenario *s, const char *kv, char *err,
 			  size_t errlen)
 {
+	/* the first four of setting_names, in its order (check_setting's indexes) */
 	static const char *const names[] = { "SCN_MEM", "SCN_PROFILE", "SCN_SWAP", "SCN_TIMEOUT" };
 	char *slot[] = { s->mem, s->profile, s->swap, s->timeout };
 	const char *v = strchr(kv, '=') + 1;
 	size_t i, n = (size_t)(v - 1 - kv);
-	uint64_t x;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (strlen(names[i]) != n || strncmp(kv, names[i], n))
 			continue;
-		if (i == 0 && parse_typed(SCN_T_SIZE, v, &x) < 0)
-			return fail(err, errlen, "bad SCN_MEM '%s' (valid: a size; %s)", v, RL_SIZE_FORMS);
-		if (i == 3 && (parse_typed(SCN_T_COUNT, v, &x) < 0 || !x))
-			return fail(err, errlen, "bad SCN_TIMEOUT '%s' (valid: seconds, 1 or more)", v);
+		if (check_setting(i, v, err, errlen) < 0)
+			return -1;
 		if ((i == 1 || i == 2) && !*v)
 			return fail(err, errlen, "empty %s (valid: a profile name)", names[i]);
 		return copy_str(slot[i], SCN_VALUE_MAX, v) < 0 ?

@@ -70,26 +70,31 @@ static const char *skip_word(const char *s)
 	return s;
 }
 
-/*
- * A non-negative decimal int of s[0..len).  The kernel prints these fields
- * with %d; a sign or anything past INT_MAX means the line is damaged.
- */
-static int parse_uint(const char *s, size_t len, long *out)
+int tracestat_parse_decimal(const char *s, size_t len, long max, long *out)
 {
 	long v = 0;
 	size_t i;
 
-	if (len == 0 || len > 10)
+	if (len == 0 || len > 18)
 		return -1;
 	for (i = 0; i < len; i++) {
 		if (!is_digit(s[i]))
 			return -1;
 		v = v * 10 + (s[i] - '0');
 	}
-	if (v > INT_MAX)
+	if (v > max)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/*
+ * The kernel prints the wait fields with %d; a sign or anything past
+ * INT_MAX means the line is damaged.
+ */
+static int parse_uint(const char *s, size_t len, long *out)
+{
+	return tracestat_parse_decimal(s, len, INT_MAX, out);
 }
 
 /*

@@ -182,6 +182,11 @@ void tracestat_free(struct tracestat *ts);
  */
 const char *tracestat_reason_name(const char *word);
 
+/*
+ * A non-negative decimal number of s[0..len), digits only, at most max;
+ * 0, or -1 for anything else.
+ */
+int tracestat_parse_decimal(const char *s, size_t len, long max, long *out);
 /* qsort() comparison of longs, ascending. */
 int tracestat_cmp_long(const void *a, const void *b);
 /* Nearest rank: the smallest sample with at least pct% at or below it. */
