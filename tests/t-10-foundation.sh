@@ -18,7 +18,10 @@ t_config_fragment_survives() {
 		CONFIG_GDB_SCRIPTS=y 'CONFIG_LOCALVERSION="-reclaimlab"'; do
 		grep -qxF "$opt" "$RL_KOUT/.config" || fail "$opt missing from $RL_KOUT/.config"
 	done
-	grep -q '^CONFIG_NET=y' "$RL_KOUT/.config" && fail "CONFIG_NET should be off"
+	# local sockets only: no IP stack and no network device to reach the host
+	grep -qxF CONFIG_UNIX=y "$RL_KOUT/.config" || fail "CONFIG_UNIX missing"
+	! grep -qE '^CONFIG_(INET|NETDEVICES|UML_NET)=y' "$RL_KOUT/.config" || fail "the guest has a network"
+	grep -qxF CONFIG_LRU_GEN=y "$RL_KOUT/.config" || fail "CONFIG_LRU_GEN missing"
 	[ -e "$RL_KOUT/vmlinux-gdb.py" ] || fail "gdb scripts not built"
 }
 

@@ -17,6 +17,7 @@ cg=$(rl_memcg_create writer 48M v1)
 rl_memcg_run "$cg" rl-dd write /mnt/ext4/big --size 160M --bs 64k --seed 7 >/results/writer.out
 rl_trace_stop /results/trace.txt
 rl_counters_snapshot /results/after
+cp /proc/zoneinfo /results/zoneinfo
 rl-dd verify /mnt/ext4/big --size 160M --seed 7 >/results/verify.out
 # Resetting works, and only 0 may be written.
 echo 0 >/sys/kernel/debug/vm/nr_throttle_writeback
@@ -82,6 +83,20 @@ t_trace_matches_counters() {
 		got=$(awk -v k="$name" '$1 == k { print $3 }' "$sums")
 		[ "${got:-0}" = "$want" ] || fail "${name}_usec: counter $want, trace ${got:-0}"
 	done < <(cut -d: -f1 "$run/after.debug-vm")
+}
+
+# zone= names the zone reclaim scanned for: the node's highest zone that has
+# pages (memcg reclaim's mask allows ZONE_MOVABLE, which this guest lacks).
+t_trace_names_the_scanned_zone() {
+	local run want zones
+	run=$(observability_run)
+	# zones in index order; the last with managed pages is the one expected
+	want=$(awk '/^Node 0, zone/ { z++ } $1 == "managed" && $2 > 0 { w = z - 1 } END { print w }' "$run/zoneinfo")
+	[ -n "$want" ] || fail "no populated zone in /proc/zoneinfo"
+	zones=$(grep -o ' mm_vmscan_reclaim_wait: .* zone=[0-9]*' "$run/trace.txt" | sed 's/.*zone=//' | sort | uniq -c)
+	echo "zone $want expected; events per zone: $zones"
+	[ -n "$zones" ] || fail "no mm_vmscan_reclaim_wait event in the trace"
+	[ "$(echo "$zones" | awk '{ print $2 }')" = "$want" ] || fail "events name zones other than $want: $zones"
 }
 
 t_reclaim_wait_counter_reset() {

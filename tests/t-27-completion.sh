@@ -148,3 +148,15 @@ t_mount_knob_applies_dioread_lock() {
 	[ "$(summary_value "$new" completion.folios_p50)" -lt "$(summary_value "$old" completion.folios_p50)" ] ||
 		fail "the 2012 conditions did not make ext4's completions smaller"
 }
+
+# The mglru mode switches the multi-gen LRU on (built in, off by default)
+# and records what the kernel reads back; the other modes leave it off.
+t_mglru_mode_turns_on_the_multigen_lru() {
+	local on off
+	on=$(scenario_mode_run mglru mglru)
+	off=$(scenario_mode_run vanilla vanilla)
+	expect_match "$on/knobs" '^sys\.kernel\.mm\.lru_gen\.enabled=0x000[1-7]$'
+	expect_match "$on/knobs" '^vm\.reclaim_wait_dirty=0$'
+	! grep -q '^sys\.kernel\.mm\.lru_gen' "$off/knobs" || fail "vanilla set the multi-gen LRU"
+	[ "$(summary_value "$on" vmstat.pgsteal_file)" -gt 0 ] || fail "nothing reclaimed under the multi-gen LRU"
+}
