@@ -116,3 +116,37 @@ rl_trace_stop /results/trace.txt
 	! grep ' cat-[0-9]* .*mm_vmscan_reclaim_wait' "$run/trace.txt" | grep -v ' class=clean$' ||
 		fail "the once-writer was not classed clean in its reclaim sleeps"
 }
+
+# Memory cgroup reclaim judges the dirty share of the target memcg, not of
+# the node (reclaim_dirty_share(), patch 0007).  400M of clean page cache
+# outside the memcg keep the node's share of dirty and writeback pages
+# under the lowest threshold (25%: the writers' 50% at the lowest
+# priority); the memcg's own share is near 100%.  So the writers sleep
+# for reason=dirty only if the memcg's counts are the ones read.
+t_memcg_reclaim_reads_the_memcgs_dirty_share() {
+	local run=$TEST_TMP/memcg-share n node
+	# shellcheck disable=SC2016 # the job is expanded in the guest
+	guest "$run" --time-travel=cpu --mem 1G --disk ext4:usb-stick --disk xfs:host -- '
+set -eu
+. /reclaimlab/bin/rl-lib.sh
+rl-dd write /mnt/xfs/clean --size 400M --bs 1M --seed 5 >/dev/null
+sync
+cg=$(rl_memcg_create writers 32M v2)
+( while :; do grep -E "^nr_(dirty|writeback|active_file|inactive_file) " /proc/vmstat | tr "\n" " "; echo; sleep 1; done ) >/results/node-share.log &
+sampler=$!
+rl_trace_start
+for i in 1 2; do
+	rl_memcg_run "$cg" rl-dd write /mnt/ext4/f$i --size 64M --bs 1k --seed $i >/results/writer$i.out 2>&1 &
+done
+wait %2 %3 || true
+rl_trace_stop /results/trace.txt
+kill "$sampler"
+' || fail "guest failed: $(head -1 "$run/status")"
+	# the largest share of dirty+writeback in the node's file pages, in %
+	node=$(awk '{ d = t = 0; for (i = 1; i < NF; i += 2) if ($i == "nr_dirty" || $i == "nr_writeback") d += $(i + 1); else t += $(i + 1); if (t && d * 100 / t > m) m = d * 100 / t } END { printf "%d", m }' "$run/node-share.log")
+	n=$(grep -c 'rl-dd-[0-9]* .* reason=dirty ' "$run/trace.txt" || true)
+	echo "node dirty share at most $node%; writers' reason=dirty sleeps: $n"
+	[ "$(wc -l <"$run/node-share.log")" -gt 0 ] || fail "the node's counters were not sampled"
+	[ "$node" -lt 25 ] || fail "the node's dirty share reached $node%: the test cannot tell memcg from node"
+	[ "$n" -gt 0 ] || fail "memcg writers never slept for reason=dirty: the node's share was read?"
+}
