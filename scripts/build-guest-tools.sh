@@ -48,8 +48,9 @@ tool_files() {
 ldd_closure() {
 	local out line
 	# a file that is not dynamically linked (a static binary, a script)
-	# needs nothing
-	out=$(LC_ALL=C ldd "$1" 2>/dev/null) || return 0
+	# needs nothing; the guest has no LD_PRELOAD nor LD_LIBRARY_PATH, so
+	# neither may change what the host's loader finds
+	out=$(env -u LD_PRELOAD -u LD_LIBRARY_PATH LC_ALL=C ldd "$1" 2>/dev/null) || return 0
 	while read -r line; do
 		case "$line" in
 		*"not found"*) die "$1 needs ${line%% *}, which is not installed" ;;
