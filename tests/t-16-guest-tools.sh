@@ -127,9 +127,10 @@ t_tools_disk_is_read_only() {
 	expect_match "$run/tools-mount" '^/dev/ubdp /tools ext4 ro[, ]' "the /tools mount"
 	expect_match "$run/guest.log" '^tools-write=refused$' "a write to /tools"
 	expect_match "$run/tools-write.err" 'Read-only file system' "the refused write's error (EROFS)"
-	expect_match "$run/guest-cmdline" 'ubd15r=[^ ]*/guest-tools\.img reclaimlab\.tools=ubdp( |$)' "the kernel command line"
-	# no overlay and no device model for the tools disk
-	! grep -qE 'ubd15r?=[^ ]*\.cow|ubd\.model=15,' "$run/cmdline" || fail "the tools disk has an overlay or a model: $(cat "$run/cmdline")"
+	expect_match "$run/guest-cmdline" 'ubd15r=[^ ]*/guest-tools\.img ubd\.model=15,name=host,[^ ]* reclaimlab\.tools=ubdp( |$)' \
+		"the kernel command line"
+	# no overlay for the tools disk; the host profile's model (no cost)
+	! grep -qE 'ubd15r?=[^ ]*\.cow' "$run/cmdline" || fail "the tools disk has an overlay: $(cat "$run/cmdline")"
 }
 
 # A scenario with the tools disk attached: the experiment's disks are the
