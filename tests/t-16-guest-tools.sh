@@ -10,7 +10,8 @@ tools_run() {
 set -u
 cd /tmp
 fio --name=rl-small --filename=/mnt/ext4/fio.dat --size=8M --rw=write --bs=64k \
-	--ioengine=psync --end_fsync=1 --output-format=json --output=/results/fio.json
+	--ioengine=psync --end_fsync=1 --clocksource=clock_gettime \
+	--output-format=json --output=/results/fio.json
 echo "fio=$?"
 trace-cmd record -e block:block_rq_issue -e block:block_rq_complete -o /results/trace.dat \
 	dd if=/dev/zero of=/mnt/ext4/tc.dat bs=64k count=64 conv=fsync >/results/trace-cmd.out 2>&1
@@ -178,4 +179,28 @@ t_tools_image_is_rebuilt_only_on_change() {
 	expect_match "$TEST_TMP/tools.list" '^[0-9a-f]{64} /usr/lib/x86_64-linux-gnu/traceevent/plugins/plugin_[a-z_0-9]+\.so$' \
 		"trace-cmd's plugins"
 	cmp -s "$TEST_TMP/tools.list" "$img.stamp" || fail "the stamp is not the list"
+}
+
+# A scenario written as an fio job (fio-write: rootfs/scenarios/fio-write.fio):
+# fio's JSON becomes summary rows and the report's fio table.
+t_tools_fio_scenario_rows_in_the_report() {
+	local m=$TEST_TMP/fio-matrix r row
+	"$RL_TOP/scripts/compare.sh" --scenario fio-write --fs ext4 --modes patched,vanilla --repeat 1 \
+		--set WRITE_SIZE=64M --results "$m" >"$m.log" 2>&1 || fail "compare failed: $(tail -3 "$m.log")"
+	for r in "$m"/runs/*; do
+		expect_match "$r/status" '^ok$' "${r##*/}'s status"
+		[ -s "$r/writer.fio.json" ] || fail "${r##*/}: no writer.fio.json"
+		for row in error write.kb_s write.iops write.clat_p50_us write.clat_p99_us write.clat_p999_us; do
+			expect_match "$r/$RL_DERIVED/summary.tsv" "	fio\.writer\.$row	[0-9.e+]+$" "${r##*/}'s summary"
+		done
+		expect_match "$r/$RL_DERIVED/summary.tsv" '	fio\.writer\.error	0$' "fio's error code"
+		# 64 MiB at the hdd profile's 95 MB/s: fio timed with the guest's clock
+		awk -F'\t' '$7 == "fio.writer.write.kb_s" { exit !($8 > 40000 && $8 < 100000) }' \
+			"$r/$RL_DERIVED/summary.tsv" || fail "${r##*/}: fio's bandwidth is not the disk's: $(grep 'fio.writer.write.kb_s' "$r/$RL_DERIVED/summary.tsv")"
+	done
+	expect_match "$m/report.md" '^### fio$' "the report's fio section"
+	expect_match "$m/report.md" '^Job writer, write:$' "the report's fio job"
+	expect_match "$m/report.md" '^\| fs \| mode \| runs \| kB/s \| IOPS \| clat p50 \(us\) \| clat p99 \(us\) \| clat p99\.9 \(us\) \|$' \
+		"the fio table's columns"
+	expect_match "$m/report.md" '^\| ext4 \| vanilla \| 1 \| [0-9]' "the fio table's vanilla row"
 }
