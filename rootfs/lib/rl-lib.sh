@@ -167,6 +167,12 @@ rl_fio() {
 	command -v fio >/dev/null ||
 		rl_die "fio not found: the guest has no tools disk (scripts/build-guest-tools.sh)"
 	[ -f "$fio_job" ] || rl_die "no fio job file $fio_job"
+	for fio_kv; do
+		case $fio_kv in
+		[A-Za-z_]*=*) ;;
+		*) rl_die "rl_fio: bad environment word '$fio_kv' (valid: NAME=VALUE)" ;;
+		esac
+	done
 	set -- env "$@" fio --output-format=json --output="$RL_OUT/$fio_name.fio.json" "$fio_job"
 	if [ -n "$fio_cg" ]; then
 		rl_memcg_run "$fio_cg" "$@" 2>"$RL_OUT/$fio_name.fio.log"
