@@ -204,3 +204,21 @@ t_tools_fio_scenario_rows_in_the_report() {
 		"the fio table's columns"
 	expect_match "$m/report.md" '^\| ext4 \| vanilla \| 1 \| [0-9]' "the fio table's vanilla row"
 }
+
+# The image is made without root (mkfs.ext4 -d), from the same files.
+t_tools_image_builds_unprivileged() {
+	local dir=$TEST_TMP/tools-unpriv out
+	mkdir -p "$dir"
+	[ "$(id -u)" != 0 ] || chown "$UNPRIV_USER" "$dir" 2>/dev/null ||
+		{ unprivileged true && chown "$UNPRIV_USER" "$dir"; }
+	out=$(unprivileged env RL_BUILD="$dir" "$RL_TOP/scripts/build-guest-tools.sh" 2>&1) ||
+		fail "unprivileged build-guest-tools.sh: $out"
+	echo "$out"
+	[ -f "$dir/images/guest-tools.img" ] || fail "no image in $dir/images"
+	[ "$(id -u)" = 0 ] || [ ! -w "$dir/images/guest-tools.img" ] || fail "the image is writable"
+	[ "$(stat -c %U "$dir/images/guest-tools.img")" != root ] || [ "$(id -u)" != 0 ] ||
+		fail "the image was made by root"
+	cmp -s "$dir/images/guest-tools.img.stamp" "$RL_IMAGES/guest-tools.img.stamp" ||
+		fail "an unprivileged build took other files: $(diff "$dir/images/guest-tools.img.stamp" "$RL_IMAGES/guest-tools.img.stamp" | head -5)"
+	rm -rf "$dir"
+}
