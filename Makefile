@@ -4,18 +4,21 @@
 #   make test       the test suite (what CI runs)
 #   make compare    the main job: patched vs vanilla on every filesystem
 #   make run        an interactive shell in a guest with all four filesystems
-#   make kernel / rootfs / images / host-tools / tools-check / clean
+#   make kernel / rootfs / images / guest-tools / host-tools / tools-check / clean
 #
 # KERNEL_FLAVOR=debug selects the lockdep/KASAN kernel (build/kernel/debug).
+# RL_BUILD=DIR builds into DIR instead of build/ (the scripts read it too).
 
 KERNEL_FLAVOR ?= normal
 export KERNEL_FLAVOR
-BUILD := build
+RL_BUILD ?= $(CURDIR)/build
+export RL_BUILD
+BUILD := $(RL_BUILD)
 # the filesystems of scripts/catalogue.tsv, and swap
 FILESYSTEMS := $(shell sed -n 's/^fs\t\([^\t]*\).*/\1/p' scripts/catalogue.tsv)
 IMAGES := $(addprefix $(BUILD)/images/,$(addsuffix .img,$(FILESYSTEMS) swap))
 
-all: kernel rootfs images host-tools
+all: kernel rootfs images guest-tools host-tools
 
 deps:
 	@scripts/deps.sh
@@ -32,12 +35,17 @@ images: deps $(IMAGES)
 $(BUILD)/images/%.img: scripts/make-images.sh scripts/catalogue.tsv
 	@scripts/make-images.sh $*
 
+# the read-only tools disk of every guest (fio, trace-cmd, sysstat, ...);
+# the script rebuilds it only when its files changed
+guest-tools: deps
+	@scripts/build-guest-tools.sh
+
 run: all
 	@scripts/run.sh --interactive $(addprefix --disk ,$(FILESYSTEMS)) --swap
 
 # the tools that read run folders on the host (scripts/tools)
 host-tools:
-	@$(MAKE) -s -C scripts/tools
+	@$(MAKE) -s -C scripts/tools OUT=$(BUILD)/host-tools
 
 tools-check:
 	@$(MAKE) -s -C rootfs/tools check
@@ -62,4 +70,4 @@ gdb: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps kernel rootfs images host-tools run tools-check test compare report clean
+.PHONY: all deps kernel rootfs images guest-tools host-tools run tools-check test compare report clean

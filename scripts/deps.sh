@@ -5,9 +5,9 @@
 #   scripts/deps.sh --check  only report; exit 1 if something is missing
 set -eu
 
-# the mkfs tools of the catalogue's filesystems, and the rest (chromium:
-# the tests render report.html in it)
-PACKAGES="linux-source-6.12 busybox-static $(sed -n 's/^fs\t[^\t]*\t\([^\t]*\).*/\1/p' \
+# the mkfs tools of the catalogue's filesystems, the packages of its guest
+# tools, and the rest (chromium: the tests render report.html in it)
+PACKAGES="linux-source-6.12 busybox-static $(sed -n 's/^\(fs\|tool\)\t[^\t]*\t\([^\t]*\).*/\2/p' \
 	"$(dirname "$0")/catalogue.tsv" | tr '\n' ' ')gcc libc6-dev make bc bison flex
 libelf-dev cpio gdb ccache python3 xz-utils git gnuplot-nox valgrind shellcheck
 util-linux chromium"

@@ -25,6 +25,8 @@ usage: scripts/run.sh [options] [--] [guest command...]
                        (default host), optionally with ,key=value
                        overrides of: $RL_PROFILE_KEYS (kB/s, us)
   --swap[=PROFILE]     attach the swap image and enable it
+  --no-tools           no tools disk (fio, trace-cmd, iostat, ... at /tools;
+                       scripts/build-guest-tools.sh): busybox and rl-* only
   --mem SIZE           guest memory, e.g. 512M (default: 512M)
   --timeout SECONDS    kill the guest after this long (default: 300)
   --out DIR            run folder (default: results/runs/<time>-<pid>)
@@ -52,6 +54,7 @@ USAGE
 disks=""
 swap=0
 swap_profile=host
+tools=1
 mem=512M
 timeout=300
 out=""
@@ -83,6 +86,7 @@ while [ $# -gt 0 ]; do
 	--disk) need_arg "$@"; disks="$disks $2"; shift 2 ;;
 	--swap) swap=1; given="$given swap"; shift ;;
 	--swap=*) swap=1; swap_profile=${1#--swap=}; given="$given swap"; shift ;;
+	--no-tools) tools=0; shift ;;
 	--mem) need_arg "$@"; mem=$2; given="$given mem"; shift 2 ;;
 	--timeout) need_arg "$@"; timeout=$2; given="$given timeout"; shift 2 ;;
 	--out) need_arg "$@"; out=$2; shift 2 ;;
@@ -101,7 +105,7 @@ while [ $# -gt 0 ]; do
 	--wrap) need_arg "$@"; wrap=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
-	-*) die "unknown option '$1' (valid: --scenario --mode --set --preset --repeat-number --disk --swap --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --wrap --help)" ;;
+	-*) die "unknown option '$1' (valid: --scenario --mode --set --preset --repeat-number --disk --swap --no-tools --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --wrap --help)" ;;
 	*) break ;;
 	esac
 done
@@ -178,7 +182,7 @@ if [ "$interactive" = 1 ]; then
 else
 	args="$args con0=null,fd:1 con=null"
 fi
-args="$args$(clock_args "$time_travel" "$tt_cpu" "$seed")$(disk_args "$tmp" "$disks" "$swap" "$swap_profile")$extra_args"
+args="$args$(clock_args "$time_travel" "$tt_cpu" "$seed")$(disk_args "$tmp" "$disks" "$swap" "$swap_profile")$(tools_args "$tools")$extra_args"
 # One host CPU per guest: the kernel and its ptrace'd processes hand over
 # to each other on it (a null system call: 12 to 18 us of wall time pinned,
 # 61 us unpinned on an idle host; scripts/bench-clock.sh ops).
@@ -211,6 +215,7 @@ echo "$args" >"$out/cmdline"
 	echo "flavor=$RL_FLAVOR"
 	echo "mem=$mem"
 	echo "disks=$(disk_models "$disks" "$swap" "$swap_profile")"
+	echo "tools=$(tools_conf "$tools")"
 	echo "time_travel=$time_travel"
 	echo "tt_cpu=$tt_cpu"
 	echo "seed=$seed"

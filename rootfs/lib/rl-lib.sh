@@ -148,3 +148,35 @@ rl_verify_after_remount() { # FILE SIZE SEED
 		rl_die "cannot mount $dev again"
 	rl-dd verify "$1" --size "$2" --seed "$3" >>"${RL_OUT:-/results}/verify.out"
 }
+
+# rl_fio [--memcg PATH] NAME JOB [VAR=VALUE...]: run fio's job file JOB,
+# shipped beside the scenario files (/reclaimlab/scenarios/JOB), with each
+# VAR=VALUE in its environment (the job file reads them as ${VAR}), in the
+# memory cgroup PATH if one is given.  fio's JSON goes to NAME.fio.json
+# (the host's summary: fio.JOBNAME.* rows), its messages to NAME.fio.log.
+# fio is on the tools disk; without it the run fails saying so.  Returns
+# fio's exit status.
+rl_fio() {
+	fio_cg=""
+	if [ "$1" = --memcg ]; then
+		fio_cg=$2
+		shift 2
+	fi
+	fio_name=$1 fio_job=/reclaimlab/scenarios/$2
+	shift 2
+	command -v fio >/dev/null ||
+		rl_die "fio not found: the guest has no tools disk (scripts/build-guest-tools.sh)"
+	[ -f "$fio_job" ] || rl_die "no fio job file $fio_job"
+	for fio_kv; do
+		case $fio_kv in
+		[A-Za-z_]*=*) ;;
+		*) rl_die "rl_fio: bad environment word '$fio_kv' (valid: NAME=VALUE)" ;;
+		esac
+	done
+	set -- env "$@" fio --output-format=json --output="$RL_OUT/$fio_name.fio.json" "$fio_job"
+	if [ -n "$fio_cg" ]; then
+		rl_memcg_run "$fio_cg" "$@" 2>"$RL_OUT/$fio_name.fio.log"
+	else
+		"$@" 2>"$RL_OUT/$fio_name.fio.log"
+	fi
+}

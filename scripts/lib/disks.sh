@@ -55,6 +55,8 @@ check_disks() {
 		[ -r "$RL_IMAGES/$fs.img" ] || die "image $RL_IMAGES/$fs.img not found; make it with 'make images'"
 	done
 	disk_model "$3" >/dev/null
+	[ $(($(wc -w <<<"$1") + $2)) -le "$RL_TOOLS_UNIT" ] ||
+		die "too many disks: the guest has $RL_TOOLS_UNIT for the experiment and swap (ubda to $(ubd_name $((RL_TOOLS_UNIT - 1))))"
 	[ "$2" = 0 ] || [ -r "$RL_IMAGES/swap.img" ] ||
 		die "image $RL_IMAGES/swap.img not found; make it with 'make images'"
 }
@@ -102,4 +104,32 @@ disk_models() {
 	done
 	[ "$2" = 0 ] || list="$list $(ubd_name $n):swap:$3"
 	echo "${list# }"
+}
+
+# The tools disk (scripts/build-guest-tools.sh): fio, trace-cmd, sysstat,
+# blktrace, strace and stress-ng with their libraries, on a read-only ext4
+# image that every guest gets as its last ubd, ubdp (unit 15 of UML's 16:
+# it never meets the experiment's disks and swap, ubda onwards), without an
+# overlay; rootfs/init mounts it read-only at /tools.  Its model is the host
+# profile's, which costs no time: an unmodelled ubd completes requests from
+# its IO thread, whenever the host runs it, and under time-travel that made
+# the guest clock depend on the host (t_cpu_clock_ignores_host_load: 1.60
+# against 18.66 simulated seconds); a modelled one does the host IO at once.
+RL_TOOLS_IMAGE=$RL_IMAGES/guest-tools.img
+RL_TOOLS_UNIT=15
+
+# tools_args TOOLS: the kernel arguments of the tools disk, after a space,
+# if TOOLS is 1 and the image exists (none otherwise: the guest boots
+# without /tools)
+tools_args() {
+	[ "$1" = 1 ] && [ -r "$RL_TOOLS_IMAGE" ] || return 0
+	echo " ubd${RL_TOOLS_UNIT}r=$RL_TOOLS_IMAGE ubd.model=$RL_TOOLS_UNIT,$(disk_model host) reclaimlab.tools=$(ubd_name "$RL_TOOLS_UNIT")"
+}
+
+# tools_conf TOOLS: run.conf's tools=, "ubdp:SHA256" (the hash of the
+# image's stamp, the list of its files and their hashes) or empty
+tools_conf() {
+	[ "$1" = 1 ] && [ -r "$RL_TOOLS_IMAGE" ] || return 0
+	printf '%s:%s\n' "$(ubd_name "$RL_TOOLS_UNIT")" \
+		"$(sha256sum <"$RL_TOOLS_IMAGE.stamp" 2>/dev/null | cut -d' ' -f1)"
 }

@@ -67,7 +67,7 @@ check_scenario_fits() {
 	need=$(info_value "$data" disk_use) need_desc=$(info_value "$data" disk_use_desc)
 	for f in $3; do
 		{ [ -n "$need" ] && [ -f "$RL_IMAGES/$f.img" ]; } || continue
-		have=$(stat -c %s "$RL_IMAGES/$f.img")
+		have=$(stat -L -c %s "$RL_IMAGES/$f.img")
 		# filesystem metadata and journal take their share of the image
 		[ $((need + need / 10)) -le "$have" ] ||
 			die "scenario $s writes $(human_size "$need") ($need_desc) but the $f image holds $(human_size "$have"); use smaller sizes (valid: at most ~$(human_size $((have * 10 / 11))) in all)"
@@ -79,7 +79,7 @@ check_scenario_fits() {
 	[ -n "$need" ] || return 0
 	have=$(size_bytes "$runmem")
 	[ -z "$(info_value "$data" swap)" ] ||
-		have=$((have + $(stat -c %s "$RL_IMAGES/swap.img" 2>/dev/null || echo 0)))
+		have=$((have + $(stat -L -c %s "$RL_IMAGES/swap.img" 2>/dev/null || echo 0)))
 	[ "$need" -lt "$have" ] ||
 		die "scenario $s allocates $(human_size "$need") ($need_desc) but its guest has $(human_size "$have") of memory and swap; use a smaller size or a larger --mem"
 }

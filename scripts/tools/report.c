@@ -563,6 +563,47 @@ static void workload_section(struct rep *r, struct rep_scn *s, FILE *f)
 	strv_free(&m);
 }
 
+/* fio's figures (fio.JOB.DIR.*, rl-summarize's rows of its JSON), a table
+ * per job and direction */
+static void fio_section(struct rep *r, struct rep_scn *s, FILE *f)
+{
+	static const char *const cols[] = {
+		"kb_s", "iops", "clat_p50_us", "clat_p99_us", "clat_p999_us",
+	};
+	static const char *const titles[] = {
+		"kB/s", "IOPS", "clat p50 (us)", "clat p99 (us)", "clat p99.9 (us)",
+	};
+	struct strv jobs = { 0 }, m = { 0 }, t = { 0 };
+	char name[512];
+	size_t i, k;
+
+	rep_metrics_like(s, &jobs, "fio.", ".kb_s", NULL);
+	if (!jobs.n)
+		return;
+	fprintf(f, "### fio\n\n");
+	fprintf(f, "fio's own figures per job and direction, from its JSON output: bandwidth in kB/s of 1000 bytes, IOPS, completion latency percentiles. Median over the ok runs (min–max when they differ).\n\n");
+	for (i = 0; i < jobs.n; i++) {
+		/* fio.JOB.DIR.kb_s -> fio.JOB.DIR; JOB has no dot */
+		int bl = (int)(strlen(jobs.v[i]) - strlen(".kb_s"));
+		const char *dir = memchr(jobs.v[i] + 4, '.', (size_t)bl - 4);
+
+		if (!dir)
+			continue;
+		fprintf(f, "Job %.*s, %.*s:\n\n", (int)(dir - jobs.v[i] - 4), jobs.v[i] + 4,
+			(int)(jobs.v[i] + bl - dir - 1), dir + 1);
+		for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+			snprintf(name, sizeof(name), "%.*s.%s", bl, jobs.v[i], cols[k]);
+			strv_push(&m, name);
+			strv_push(&t, titles[k]);
+		}
+		metric_table(r, s, f, &m, &t);
+		fprintf(f, "\n");
+		strv_free(&m);
+		strv_free(&t);
+	}
+	strv_free(&jobs);
+}
+
 static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
 {
 	static const char *const cols[] = {
@@ -707,6 +748,7 @@ static void scenario_section(struct rep *r, struct rep_scn *s, FILE *f,
 	waits_section(r, s, f);
 	completion_section(r, s, f);
 	workload_section(r, s, f);
+	fio_section(r, s, f);
 	iostat_section(r, s, f);
 	counters_section(r, s, f);
 	rep_plots_section(r, s, f, notes);

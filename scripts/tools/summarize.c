@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "report-model.h"
 #include "tracestat.h"
 
@@ -297,6 +298,101 @@ static void tool_rows(struct rows *r, const char *name, char *text)
 	}
 }
 
+/* fio's completion latency percentiles (clat_ns.percentile) as rows, in us */
+static const struct {
+	const char *key, *metric;
+} fio_percentiles[] = {
+	{ "50.000000", "clat_p50_us" },
+	{ "99.000000", "clat_p99_us" },
+	{ "99.900000", "clat_p999_us" },
+};
+
+/* job names already given rows: a name is one job's, the first file's */
+struct fio_jobs {
+	char **names;
+	size_t n;
+};
+
+static int fio_job_seen(struct fio_jobs *seen, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < seen->n; i++)
+		if (!strcmp(seen->names[i], name))
+			return 1;
+	seen->names = realloc(seen->names, (seen->n + 1) * sizeof(*seen->names));
+	if (!seen->names)
+		abort();
+	seen->names[seen->n++] = rep_xstrdup(name);
+	return 0;
+}
+
+/*
+ * NAME.fio.json, fio --output-format=json: for each job (by its name, which
+ * must be a plain word) and each direction that moved data,
+ * fio.JOB.DIR.kb_s (kB/s of 1000 bytes), .iops, .clat_p50_us,
+ * .clat_p99_us and .clat_p999_us; and fio.JOB.error, fio's error code.  Text
+ * before the JSON (fio's notes) is skipped; a file that is not JSON gives
+ * no rows.
+ */
+static void fio_rows(struct rows *r, const char *text, struct fio_jobs *seen)
+{
+	static const char *const dirs[] = { "read", "write" };
+	const char *start = text[0] == '{' ? text : strstr(text, "\n{");
+	const struct json *jobs;
+	struct json *doc;
+	char err[128], metric[512];
+	size_t i, d, k;
+
+	if (!start)
+		return;
+	if (start != text)
+		start++;
+	doc = json_parse(start, strlen(start), err, sizeof(err));
+	jobs = json_get(doc, "jobs");
+	for (i = 0; jobs && i < jobs->n; i++) {
+		const struct json *job = json_at(jobs, i);
+		const char *name = json_string(job, "jobname");
+		const double *e = json_number(job, "error");
+
+		if (!name || !rep_safe_name(name) || strchr(name, '.') || strlen(name) > 200 ||
+		    fio_job_seen(seen, name))
+			continue;
+		if (e) {
+			snprintf(metric, sizeof(metric), "fio.%s.error", name);
+			row_num(r, metric, *e);
+		}
+		for (d = 0; d < 2; d++) {
+			const struct json *io = json_get(job, dirs[d]);
+			const struct json *pct = json_get(json_get(io, "clat_ns"), "percentile");
+			const double *bytes = json_number(io, "io_bytes");
+			const double *bw = json_number(io, "bw_bytes");
+			const double *iops = json_number(io, "iops");
+
+			if (!bytes || *bytes <= 0)
+				continue;
+			if (bw) {
+				snprintf(metric, sizeof(metric), "fio.%s.%s.kb_s", name, dirs[d]);
+				row_num(r, metric, *bw / 1000);
+			}
+			if (iops) {
+				snprintf(metric, sizeof(metric), "fio.%s.%s.iops", name, dirs[d]);
+				row_num(r, metric, *iops);
+			}
+			for (k = 0; k < sizeof(fio_percentiles) / sizeof(fio_percentiles[0]); k++) {
+				const double *ns = json_number(pct, fio_percentiles[k].key);
+
+				if (!ns)
+					continue;
+				snprintf(metric, sizeof(metric), "fio.%s.%s.%s", name, dirs[d],
+					 fio_percentiles[k].metric);
+				row_num(r, metric, *ns / 1000);
+			}
+		}
+	}
+	json_free(doc);
+}
+
 static void knob_rows(struct rows *r, char *text)
 {
 	char *p = text, *l;
@@ -322,6 +418,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 {
 	static const char *const keys[] = { "scenario", "fs", "profile", "mode", "repeat" };
 	struct rows r = { out, "" };
+	struct fio_jobs fio_seen = { NULL, 0 };
 	char *conf = file_of(dir, "run.conf"), *t, *t2;
 	const char *base = strrchr(dir, '/');
 	struct dirent **list;
@@ -384,11 +481,18 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 			if (rep_safe_name(list[i]->d_name))
 				tool_rows(&r, list[i]->d_name, t);
 			free(t);
+		} else if (len > 9 && !strcmp(list[i]->d_name + len - 9, ".fio.json") &&
+			   (t = file_of(dir, list[i]->d_name))) {
+			fio_rows(&r, t, &fio_seen);
+			free(t);
 		}
 		free(list[i]);
 	}
 	if (n >= 0)
 		free(list);
+	for (k = 0; k < fio_seen.n; k++)
+		free(fio_seen.names[k]);
+	free(fio_seen.names);
 	if ((t = file_of(dir, "knobs"))) {
 		knob_rows(&r, t);
 		free(t);

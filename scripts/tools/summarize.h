@@ -11,6 +11,8 @@
  *   vmstat.*           /proc/vmstat deltas over the workload (non-zero)
  *   iostat.DEV.*       the sampler's summary per device
  *   tool.NAME.*        each workload's result line (NAME.out: op=...)
+ *   fio.JOB.*          fio's JSON (NAME.fio.json) per job: error, and per
+ *                      direction kb_s, iops, clat_p50_us/_p99_us/_p999_us
  *   knob.*             the knobs in effect (1/0, or the text absent)
  * and, beside them in derived/, the trace's histogram, CDF and waits per
  * 0.1 s (waits-hist.tsv, waits-cdf.tsv, waits-series.tsv).

@@ -466,9 +466,9 @@ TEST(test_project_scenarios_parse)
 {
 	static const char *const names[] = {
 		"fs-completion", "memcg-dd", "usb-responsiveness",
-		"kupdate-after-exit", "reclaim-plug", "usemem-swap",
+		"kupdate-after-exit", "reclaim-plug", "usemem-swap", "fio-write",
 	};
-	static const size_t want[] = { 4, 3, 1, 1, 1, 2 };
+	static const size_t want[] = { 4, 3, 1, 1, 1, 2, 1 };
 	struct agg_check *c;
 	char path[256], err[256] = "";
 	size_t i, n;

@@ -201,7 +201,7 @@ TEST(test_project_scenarios_load)
 {
 	static const char *const names[] = {
 		"fs-completion", "kupdate-after-exit", "memcg-dd",
-		"reclaim-plug", "usb-responsiveness", "usemem-swap",
+		"reclaim-plug", "usb-responsiveness", "usemem-swap", "fio-write",
 	};
 	static struct scenario s;
 	const char *dir = getenv("RL_FIXTURES");

@@ -86,6 +86,100 @@ TEST(test_run_folder_into_rows)
 	CHECK(system(err) == 0);
 }
 
+/* path's whole content, or NULL */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+	int c;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&text, &len);
+	while (m && (c = fgetc(f)) != EOF)
+		fputc(c, m);
+	if (m)
+		fclose(m);
+	fclose(f);
+	return text;
+}
+
+/*
+ * fio's JSON (a real one, of fio 3.33 in a guest: tests/fixtures/fio/),
+ * after the notes fio writes before it; a job's name gives rows once; a
+ * file that is not JSON gives none.
+ */
+TEST(test_fio_json_into_rows)
+{
+	char top[] = "/tmp/rl-test-summarize.XXXXXX", dir[256], path[4096], err[512];
+	const char *fixtures = getenv("RL_FIXTURES");
+	char *rows = NULL, *json, *text;
+	size_t len = 0, n;
+	FILE *out;
+
+	CHECK(fixtures != NULL);
+	CHECK(mkdtemp(top) != NULL);
+	if (!fixtures)
+		return;
+	snprintf(path, sizeof(path), "%s/fio/rl-small.fio.json", fixtures);
+	json = slurp(path);
+	CHECK(json != NULL);
+	if (!json)
+		return;
+	snprintf(dir, sizeof(dir), "%s/r1", top);
+	mkdir(dir, 0755);
+	put(dir, "run.conf", "run=r1\nscenario=memcg-dd\nfs=ext4\nprofile=hdd\nmode=patched\nrepeat=2\n");
+	put(dir, "status", "ok\nrun=r1\n");
+	n = strlen(json) + 200;
+	text = malloc(n);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	snprintf(text, n, "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1\n%s", json);
+	put(dir, "a-writer.fio.json", text);
+	/* the same job name again (a later file): no second set of rows */
+	put(dir, "b-again.fio.json", json);
+	put(dir, "c-reader.fio.json",
+	    "{\"jobs\": [{\"jobname\": \"reader\", \"error\": 5,"
+	    " \"read\": {\"io_bytes\": 4096, \"bw_bytes\": 2000000, \"iops\": 10,"
+	    " \"clat_ns\": {\"percentile\": {\"50.000000\": 1500, \"99.900000\": 3000000}}},"
+	    " \"write\": {\"io_bytes\": 0, \"bw_bytes\": 0, \"iops\": 0}},"
+	    " {\"jobname\": \"bad.name\", \"error\": 0}, {\"jobname\": \"$(x)\", \"error\": 0}]}\n");
+	put(dir, "d-broken.fio.json", "{\"jobs\": [{\"jobname\": \"broken\", \"error\": 0,\n");
+	out = open_memstream(&rows, &len);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	CHECK_EQ_INT(summarize_run(dir, top, out, err, sizeof(err)), 0);
+	fclose(out);
+	CHECK(has(rows, "fio.rl-small.error\t0"));
+	CHECK(has(rows, "fio.rl-small.write.kb_s\t645278"));
+	CHECK(has(rows, "fio.rl-small.write.iops\t9846.15"));
+	CHECK(has(rows, "fio.rl-small.write.clat_p50_us\t42.752"));
+	CHECK(has(rows, "fio.rl-small.write.clat_p99_us\t158.72"));
+	CHECK(has(rows, "fio.rl-small.write.clat_p999_us\t197.632"));
+	/* no read rows for a job that did not read, and each row once */
+	CHECK(strstr(rows, "fio.rl-small.read.") == NULL);
+	CHECK(strstr(strstr(rows, "fio.rl-small.write.iops") + 1, "fio.rl-small.write.iops") == NULL);
+	CHECK(has(rows, "fio.reader.error\t5"));
+	CHECK(has(rows, "fio.reader.read.kb_s\t2000"));
+	CHECK(has(rows, "fio.reader.read.iops\t10"));
+	CHECK(has(rows, "fio.reader.read.clat_p50_us\t1.5"));
+	CHECK(has(rows, "fio.reader.read.clat_p999_us\t3000"));
+	CHECK(strstr(rows, "fio.reader.read.clat_p99_us") == NULL);
+	CHECK(strstr(rows, "fio.reader.write.") == NULL);
+	CHECK(strstr(rows, "bad.name") == NULL);
+	CHECK(strstr(rows, "$(x)") == NULL);
+	CHECK(strstr(rows, "broken") == NULL);
+	free(rows);
+	free(text);
+	free(json);
+	snprintf(err, sizeof(err), "rm -rf '%s'", top);
+	CHECK(system(err) == 0);
+}
+
 TEST(test_not_a_scenario_run)
 {
 	char top[] = "/tmp/rl-test-summarize.XXXXXX", err[512];

@@ -1,0 +1,224 @@
+# shellcheck shell=bash
+# The tools disk (scripts/build-guest-tools.sh): the host's fio, trace-cmd,
+# sysstat, blktrace, strace and stress-ng run in a booted guest from the
+# read-only /tools, and what they write is read on the host.
+
+# tools_run: one guest with ext4 that runs each tool once; the tests read
+# its folder
+tools_run() {
+	shared_run tools --disk ext4 <<'JOB'
+set -u
+cd /tmp
+fio --name=rl-small --filename=/mnt/ext4/fio.dat --size=8M --rw=write --bs=64k \
+	--ioengine=psync --end_fsync=1 --clocksource=clock_gettime \
+	--output-format=json --output=/results/fio.json
+echo "fio=$?"
+trace-cmd record -e block:block_rq_issue -e block:block_rq_complete -o /results/trace.dat \
+	dd if=/dev/zero of=/mnt/ext4/tc.dat bs=64k count=64 conv=fsync >/results/trace-cmd.out 2>&1
+echo "trace-cmd=$?"
+# trace-cmd --version exits 255 after its version line
+trace-cmd --version >/results/trace-cmd.version 2>&1
+iostat -x ubda 1 1 >/results/iostat-x.txt
+echo "iostat=$?"
+blktrace -d /dev/ubda -D /tmp/bt >/results/blktrace.out 2>&1 &
+bt=$!
+sleep 1
+dd if=/dev/zero of=/mnt/ext4/bt.dat bs=64k count=64 conv=fsync 2>/dev/null
+sync
+sleep 1
+kill -INT "$bt"
+wait "$bt"
+echo "blktrace=$?"
+blkparse -q -D /tmp/bt -i ubda -d /tmp/bt.bin -O
+echo "blkparse=$?"
+btt -i /tmp/bt.bin >/results/btt.txt
+echo "btt=$?"
+strace -f -o /results/strace.txt sh -c 'echo traced >/dev/null'
+echo "strace=$?"
+stress-ng --vm 1 --vm-bytes 16M -t 2 --metrics-brief >/results/stress-ng.txt 2>&1
+echo "stress-ng=$?"
+if touch /tools/written 2>/results/tools-write.err; then
+	echo "tools-write=allowed"
+else
+	echo "tools-write=refused"
+fi
+grep ' /tools ' /proc/mounts >/results/tools-mount
+true
+JOB
+}
+
+# tool_ok RUN NAME: the job recorded NAME=0
+tool_ok() {
+	expect_match "$1/guest.log" "^$2=0$" "$2's exit status"
+}
+
+t_tools_fio_json_job_on_an_experiment_disk() {
+	local run
+	run=$(tools_run)
+	tool_ok "$run" fio
+	python3 - "$run/fio.json" <<'PY' || fail "fio's JSON: $(head -c 400 "$run/fio.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+job = d["jobs"][0]
+assert job["jobname"] == "rl-small", job["jobname"]
+assert job["error"] == 0, job["error"]
+# 8 MiB written, at some positive bandwidth
+assert job["write"]["io_kbytes"] == 8192, job["write"]["io_kbytes"]
+assert job["write"]["bw"] > 0 and job["write"]["iops"] > 0
+assert "99.000000" in job["write"]["clat_ns"]["percentile"]
+print(d["fio version"], job["write"]["bw"], "KiB/s")
+PY
+}
+
+t_tools_trace_cmd_trace_reads_on_the_host() {
+	local run host guest
+	run=$(tools_run)
+	tool_ok "$run" trace-cmd
+	[ -s "$run/trace.dat" ] || fail "no trace.dat"
+	trace-cmd report -i "$run/trace.dat" >"$run.report" 2>"$run.report.err" ||
+		fail "the host's trace-cmd report cannot read the guest's trace.dat: $(head -3 "$run.report.err")"
+	grep -qE 'dd-[0-9]+ .* block_rq_issue: +98,0 W' "$run.report" ||
+		fail "no write request of dd on ubda (98,0) in the report: $(head -5 "$run.report")"
+	grep -q 'block_rq_complete:' "$run.report" || fail "no completions in the report"
+	# the guest runs the host's own trace-cmd
+	host=$(trace-cmd --version 2>&1 | grep 'trace-cmd version' || true)
+	guest=$(grep 'trace-cmd version' "$run/trace-cmd.version" || true)
+	{ [ -n "$host" ] && [ "$host" = "$guest" ]; } || fail "trace-cmd versions: host '$host', guest '$guest'"
+}
+
+t_tools_iostat_has_sysstat_columns() {
+	local run col
+	run=$(tools_run)
+	tool_ok "$run" iostat
+	expect_match "$run/iostat-x.txt" '^Linux .*-reclaimlab ' "iostat's banner"
+	# sysstat 12's names of the extended columns
+	for col in r/s rkB/s r_await rareq-sz w/s wkB/s w_await wareq-sz aqu-sz %util; do
+		grep -E '^Device ' "$run/iostat-x.txt" | tr -s ' ' '\n' | grep -qxF -- "$col" ||
+			fail "iostat -x has no column $col: $(grep '^Device' "$run/iostat-x.txt")"
+	done
+	expect_match "$run/iostat-x.txt" '^ubda +[0-9]' "iostat's ubda row"
+}
+
+t_tools_blktrace_btt_latency_table() {
+	local run
+	run=$(tools_run)
+	tool_ok "$run" blktrace
+	tool_ok "$run" blkparse
+	tool_ok "$run" btt
+	expect_match "$run/btt.txt" '^=+ All Devices =+$' "btt's table"
+	# Q2C and D2C rows: MIN AVG MAX N, N requests at least one
+	expect_match "$run/btt.txt" '^Q2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's Q2C row"
+	expect_match "$run/btt.txt" '^D2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's D2C row"
+	expect_match "$run/btt.txt" '\( 98, +0\)' "btt's ubda (98,0)"
+}
+
+t_tools_strace_and_stress_ng_run() {
+	local run
+	run=$(tools_run)
+	tool_ok "$run" strace
+	expect_match "$run/strace.txt" 'execve\("/bin/sh", \["sh", "-c", "echo traced >/dev/null"\]' "strace's execve"
+	tool_ok "$run" stress-ng
+	expect_match "$run/stress-ng.txt" 'successful run completed' "stress-ng"
+	expect_match "$run/stress-ng.txt" 'metrc: .* vm +[1-9][0-9]* ' "stress-ng's vm bogo ops"
+}
+
+t_tools_disk_is_read_only() {
+	local run
+	run=$(tools_run)
+	expect_match "$run/tools-mount" '^/dev/ubdp /tools ext4 ro[, ]' "the /tools mount"
+	expect_match "$run/guest.log" '^tools-write=refused$' "a write to /tools"
+	expect_match "$run/tools-write.err" 'Read-only file system' "the refused write's error (EROFS)"
+	expect_match "$run/guest-cmdline" 'ubd15r=[^ ]*/guest-tools\.img ubd\.model=15,name=host,[^ ]* reclaimlab\.tools=ubdp( |$)' \
+		"the kernel command line"
+	# no overlay for the tools disk; the host profile's model (no cost)
+	! grep -qE 'ubd15r?=[^ ]*\.cow' "$run/cmdline" || fail "the tools disk has an overlay: $(cat "$run/cmdline")"
+}
+
+# A scenario with the tools disk attached: the experiment's disks are the
+# only ones in run.conf and in rl-iostat's figures.
+t_tools_not_an_experiment_disk() {
+	local run=$TEST_TMP/tools-scenario
+	guest "$run" --time-travel=cpu --disk ext4 --scenario memcg-dd --set WRITE_SIZE=24M >/dev/null ||
+		fail "scenario failed: $(head -1 "$run/status")"
+	expect_match "$run/run.conf" '^disks=ubda:ext4:[a-z-]+$' "run.conf's disks"
+	expect_match "$run/run.conf" '^tools=ubdp:[0-9a-f]{64}$' "run.conf's tools"
+	[ "$(sed -n 's/^device=//p' "$run/iostat-summary.txt" | tr '\n' ' ')" = "ubda " ] ||
+		fail "rl-iostat sampled other disks than ubda: $(grep '^device=' "$run/iostat-summary.txt" | tr '\n' ' ')"
+}
+
+# Without the tools disk the guest boots and runs a scenario as before; a
+# tool is then "not found" (127).
+t_tools_absent_guest_still_works() {
+	local run=$TEST_TMP/no-tools rc=0
+	guest "$run" --no-tools -- 'test ! -e /tools || exit 3; fio --version' >/dev/null || rc=$?
+	[ "$rc" = 127 ] || fail "fio without the tools disk: exit status $rc, expected 127"
+	expect_match "$run/guest.log" 'fio: not found' "the missing tool's message"
+	! grep -q 'reclaimlab.tools=' "$run/cmdline" || fail "--no-tools still attached the tools disk"
+	expect_match "$run/run.conf" '^tools=$' "run.conf's tools"
+	run=$TEST_TMP/no-tools-scenario
+	guest "$run" --no-tools --time-travel=cpu --disk ext4 --scenario memcg-dd --set WRITE_SIZE=24M >/dev/null ||
+		fail "scenario without the tools disk failed: $(head -1 "$run/status")"
+	expect_match "$run/status" '^ok$'
+}
+
+# The image is rebuilt only when a file that goes into it changes, and
+# holds each tool with its libraries and the loader.
+t_tools_image_is_rebuilt_only_on_change() {
+	local img=$RL_IMAGES/guest-tools.img before out f
+	[ -f "$img" ] || fail "$img missing (make guest-tools)"
+	before=$(stat -c %Y.%i "$img")
+	out=$("$RL_TOP/scripts/build-guest-tools.sh" 2>&1) || fail "build-guest-tools.sh: $out"
+	[[ "$out" == *"up to date"* ]] || fail "an unchanged tools image was rebuilt: $out"
+	[ "$(stat -c %Y.%i "$img")" = "$before" ] || fail "the image changed"
+	"$RL_TOP/scripts/build-guest-tools.sh" --list >"$TEST_TMP/tools.list"
+	for f in /usr/bin/fio /usr/bin/trace-cmd /usr/bin/iostat /usr/bin/sar /usr/lib/sysstat/sadc \
+		/usr/sbin/blktrace /usr/bin/blkparse /usr/bin/btt /usr/bin/strace /usr/bin/stress-ng \
+		/lib64/ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu/libc.so.6; do
+		expect_match "$TEST_TMP/tools.list" "^[0-9a-f]{64} $f$" "the tools image's list"
+	done
+	expect_match "$TEST_TMP/tools.list" '^[0-9a-f]{64} /usr/lib/x86_64-linux-gnu/traceevent/plugins/plugin_[a-z_0-9]+\.so$' \
+		"trace-cmd's plugins"
+	cmp -s "$TEST_TMP/tools.list" "$img.stamp" || fail "the stamp is not the list"
+}
+
+# A scenario written as an fio job (fio-write: rootfs/scenarios/fio-write.fio):
+# fio's JSON becomes summary rows and the report's fio table.
+t_tools_fio_scenario_rows_in_the_report() {
+	local m=$TEST_TMP/fio-matrix r row
+	"$RL_TOP/scripts/compare.sh" --scenario fio-write --fs ext4 --modes patched,vanilla --repeat 1 \
+		--set WRITE_SIZE=64M --results "$m" >"$m.log" 2>&1 || fail "compare failed: $(tail -3 "$m.log")"
+	for r in "$m"/runs/*; do
+		expect_match "$r/status" '^ok$' "${r##*/}'s status"
+		[ -s "$r/writer.fio.json" ] || fail "${r##*/}: no writer.fio.json"
+		for row in error write.kb_s write.iops write.clat_p50_us write.clat_p99_us write.clat_p999_us; do
+			expect_match "$r/$RL_DERIVED/summary.tsv" "	fio\.writer\.$row	[0-9.e+]+$" "${r##*/}'s summary"
+		done
+		expect_match "$r/$RL_DERIVED/summary.tsv" '	fio\.writer\.error	0$' "fio's error code"
+		# 64 MiB at the hdd profile's 95 MB/s: fio timed with the guest's clock
+		awk -F'\t' '$7 == "fio.writer.write.kb_s" { exit !($8 > 40000 && $8 < 100000) }' \
+			"$r/$RL_DERIVED/summary.tsv" || fail "${r##*/}: fio's bandwidth is not the disk's: $(grep 'fio.writer.write.kb_s' "$r/$RL_DERIVED/summary.tsv")"
+	done
+	expect_match "$m/report.md" '^### fio$' "the report's fio section"
+	expect_match "$m/report.md" '^Job writer, write:$' "the report's fio job"
+	expect_match "$m/report.md" '^\| fs \| mode \| runs \| kB/s \| IOPS \| clat p50 \(us\) \| clat p99 \(us\) \| clat p99\.9 \(us\) \|$' \
+		"the fio table's columns"
+	expect_match "$m/report.md" '^\| ext4 \| vanilla \| 1 \| [0-9]' "the fio table's vanilla row"
+}
+
+# The image is made without root (mkfs.ext4 -d), from the same files.
+t_tools_image_builds_unprivileged() {
+	local dir=$TEST_TMP/tools-unpriv out
+	mkdir -p "$dir"
+	[ "$(id -u)" != 0 ] || chown "$UNPRIV_USER" "$dir" 2>/dev/null ||
+		{ unprivileged true && chown "$UNPRIV_USER" "$dir"; }
+	out=$(unprivileged env RL_BUILD="$dir" "$RL_TOP/scripts/build-guest-tools.sh" 2>&1) ||
+		fail "unprivileged build-guest-tools.sh: $out"
+	echo "$out"
+	[ -f "$dir/images/guest-tools.img" ] || fail "no image in $dir/images"
+	[ "$(id -u)" = 0 ] || [ ! -w "$dir/images/guest-tools.img" ] || fail "the image is writable"
+	[ "$(stat -c %U "$dir/images/guest-tools.img")" != root ] || [ "$(id -u)" != 0 ] ||
+		fail "the image was made by root"
+	cmp -s "$dir/images/guest-tools.img.stamp" "$RL_IMAGES/guest-tools.img.stamp" ||
+		fail "an unprivileged build took other files: $(diff "$dir/images/guest-tools.img.stamp" "$RL_IMAGES/guest-tools.img.stamp" | head -5)"
+	rm -rf "$dir"
+}
