@@ -120,9 +120,10 @@ rl_trace_stop /results/trace.txt
 # Memory cgroup reclaim judges the dirty share of the target memcg, not of
 # the node (reclaim_dirty_share(), patch 0007).  400M of clean page cache
 # outside the memcg keep the node's share of dirty and writeback pages
-# under the lowest threshold (25%: the writers' 50% at the lowest
-# priority); the memcg's own share is near 100%.  So the writers sleep
-# for reason=dirty only if the memcg's counts are the ones read.
+# under half the writers' threshold of 50%; the memcg's own share is near
+# 100%.  So the writers sleep for reason=dirty only if the memcg's counts
+# are the ones read: on a kernel that reads the node's, the same job took
+# no such sleep (0, against 55).
 t_memcg_reclaim_reads_the_memcgs_dirty_share() {
 	local run=$TEST_TMP/memcg-share n node
 	# shellcheck disable=SC2016 # the job is expanded in the guest
