@@ -561,12 +561,19 @@ size_t rep_count_runs(const struct rep *r, const char *scn, const char *fs,
 
 const struct rep_run *rep_first_run(const struct rep *r, const char *scn)
 {
+	const struct rep_run *first = NULL;
 	size_t i;
 
-	for (i = 0; i < r->nruns; i++)
-		if (!strcmp(r->runs[i].scenario, scn))
+	/* the tables show ok runs: describe one of them if there is one */
+	for (i = 0; i < r->nruns; i++) {
+		if (strcmp(r->runs[i].scenario, scn))
+			continue;
+		if (!strcmp(r->runs[i].status, "ok"))
 			return &r->runs[i];
-	return NULL;
+		if (!first)
+			first = &r->runs[i];
+	}
+	return first;
 }
 
 const struct agg_group *rep_group(const struct rep_scn *s, const char *fs,

@@ -93,6 +93,7 @@ size_t rep_count_status(const struct rep *r, const char *status);
 /* Runs of scenario/fs/mode that are ok (ok = 1) or not (ok = 0). */
 size_t rep_count_runs(const struct rep *r, const char *scn, const char *fs,
 		      const char *mode, int ok);
+/* The first ok run of scenario scn, else its first run; NULL if none. */
 const struct rep_run *rep_first_run(const struct rep *r, const char *scn);
 /* The group of metric in fs/mode (any profile; the last one found). */
 const struct agg_group *rep_group(const struct rep_scn *s, const char *fs,

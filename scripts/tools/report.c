@@ -636,9 +636,6 @@ static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
 		}
 		for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
 			snprintf(name, sizeof(name), "iostat.%.*s.%s", (int)dl, d, cols[k]);
-			/* runs of an rl-iostat before wareq-sz have no such column */
-			if (!rep_any_group_max_above(s, name, -1))
-				continue;
 			strv_push(&m, name);
 			strv_push(&t, titles[k]);
 		}
