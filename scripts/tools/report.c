@@ -563,6 +563,26 @@ static void workload_section(struct rep *r, struct rep_scn *s, FILE *f)
 	strv_free(&m);
 }
 
+/* A table of the metrics PREFIX.COL, one column per COL, titled TITLES. */
+static void columns_table(struct rep *r, struct rep_scn *s, FILE *f, int plen,
+			  const char *prefix, const char *const *cols,
+			  const char *const *titles, size_t ncols)
+{
+	struct strv m = { 0 }, t = { 0 };
+	char name[512];
+	size_t k;
+
+	for (k = 0; k < ncols; k++) {
+		snprintf(name, sizeof(name), "%.*s.%s", plen, prefix, cols[k]);
+		strv_push(&m, name);
+		strv_push(&t, titles[k]);
+	}
+	metric_table(r, s, f, &m, &t);
+	fprintf(f, "\n");
+	strv_free(&m);
+	strv_free(&t);
+}
+
 /* fio's figures (fio.JOB.DIR.*, rl-summarize's rows of its JSON), a table
  * per job and direction */
 static void fio_section(struct rep *r, struct rep_scn *s, FILE *f)
@@ -573,9 +593,8 @@ static void fio_section(struct rep *r, struct rep_scn *s, FILE *f)
 	static const char *const titles[] = {
 		"kB/s", "IOPS", "clat p50 (us)", "clat p99 (us)", "clat p99.9 (us)",
 	};
-	struct strv jobs = { 0 }, m = { 0 }, t = { 0 };
-	char name[512];
-	size_t i, k;
+	struct strv jobs = { 0 };
+	size_t i;
 
 	rep_metrics_like(s, &jobs, "fio.", ".kb_s", NULL);
 	if (!jobs.n)
@@ -591,15 +610,8 @@ static void fio_section(struct rep *r, struct rep_scn *s, FILE *f)
 			continue;
 		fprintf(f, "Job %.*s, %.*s:\n\n", (int)(dir - jobs.v[i] - 4), jobs.v[i] + 4,
 			(int)(jobs.v[i] + bl - dir - 1), dir + 1);
-		for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
-			snprintf(name, sizeof(name), "%.*s.%s", bl, jobs.v[i], cols[k]);
-			strv_push(&m, name);
-			strv_push(&t, titles[k]);
-		}
-		metric_table(r, s, f, &m, &t);
-		fprintf(f, "\n");
-		strv_free(&m);
-		strv_free(&t);
+		columns_table(r, s, f, bl, jobs.v[i], cols, titles,
+			      sizeof(cols) / sizeof(cols[0]));
 	}
 	strv_free(&jobs);
 }
@@ -614,9 +626,9 @@ static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
 		"avgrq-sz (sectors)", "wareq-sz (KiB)", "avgqu-sz", "await (ms)", "%util",
 		"written MB",
 	};
-	struct strv devs = { 0 }, m = { 0 }, t = { 0 };
+	struct strv devs = { 0 };
 	char name[256];
-	size_t i, k;
+	size_t i;
 
 	rep_metrics_like(s, &devs, "iostat.", ".util_mean", NULL);
 	if (!devs.n)
@@ -634,15 +646,9 @@ static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
 			fprintf(f, "No complete iostat interval in any run (the workloads were shorter than the sampling interval).\n\n");
 			continue;
 		}
-		for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
-			snprintf(name, sizeof(name), "iostat.%.*s.%s", (int)dl, d, cols[k]);
-			strv_push(&m, name);
-			strv_push(&t, titles[k]);
-		}
-		metric_table(r, s, f, &m, &t);
-		fprintf(f, "\n");
-		strv_free(&m);
-		strv_free(&t);
+		/* iostat.DEV.util_mean -> iostat.DEV */
+		columns_table(r, s, f, (int)(strlen("iostat.") + dl), devs.v[i],
+			      cols, titles, sizeof(cols) / sizeof(cols[0]));
 	}
 	strv_free(&devs);
 }
