@@ -54,6 +54,17 @@ t_debug_flavour_umount_drains_pageout_works() {
 	umount_left_no_busy_inodes "$run"
 }
 
+# The two-disk test of t-30 (pageout congestion per device) under lockdep
+# and KASAN, with zero splats.
+t_debug_flavour_pageout_congestion_per_device() {
+	local run=$TEST_TMP/debug-two-disks
+	debug_build_wait
+	KERNEL_FLAVOR=debug two_disks_run "$run"
+	grep -q '^flavor=debug$' "$run/run.conf" || fail "did not run the debug kernel"
+	two_disks_check "$run"
+	[ ! -s "$run/$RL_DERIVED/splats" ] || fail "splats: $(head -3 "$run/$RL_DERIVED/splats")"
+}
+
 # The late fork failure of t-70 under lockdep and KASAN.
 t_debug_flavour_failed_fork_does_not_panic() {
 	local run=$TEST_TMP/debug-forkfail
