@@ -159,4 +159,11 @@ t_mglru_mode_turns_on_the_multigen_lru() {
 	expect_match "$on/knobs" '^vm\.reclaim_wait_dirty=0$'
 	! grep -q '^sys\.kernel\.mm\.lru_gen' "$off/knobs" || fail "vanilla set the multi-gen LRU"
 	[ "$(summary_value "$on" vmstat.pgsteal_file)" -gt 0 ] || fail "nothing reclaimed under the multi-gen LRU"
+	# the report says which knobs the multi-gen LRU leaves without effect
+	mkdir -p "$TEST_TMP/mglru-matrix/runs"
+	cp -r "$on" "$TEST_TMP/mglru-matrix/runs/fs-completion.ext4.mglru.r1"
+	cp -r "$off" "$TEST_TMP/mglru-matrix/runs/fs-completion.ext4.vanilla.r1"
+	"$RL_TOP/scripts/report.sh" "$TEST_TMP/mglru-matrix" >/dev/null || fail "report.sh failed"
+	expect_match "$TEST_TMP/mglru-matrix/report.md" '^- mglru: .*sys.kernel.mm.lru_gen.enabled=0x000[1-7] — \*\*the multi-gen LRU is on: vm.reclaim_wait_dirty has no effect'
+	! grep -q '^- vanilla: .*multi-gen LRU is on' "$TEST_TMP/mglru-matrix/report.md" || fail "the vanilla line claims the multi-gen LRU"
 }
