@@ -27,6 +27,7 @@ usage: scripts/compare.sh [options]
   --timeout SECONDS watchdog per run (default: each scenario's own)
   --clock MODE      guest clock: $RL_CLOCKS (default: $RL_DEFAULT_CLOCK;
                     see scripts/run.sh --help, --time-travel)
+  --trace-dat       each run keeps its traces also as trace.dat (run.sh)
   --results DIR     matrix folder (default: results/compare-<time>)
   --resume DIR      finish an interrupted matrix without redoing finished runs
   --list            print the valid scenarios, filesystems, profiles, modes
@@ -44,6 +45,7 @@ repeat=3
 jobs=$(nproc)
 timeout=""
 clock=$RL_DEFAULT_CLOCK
+trace_dat=0
 matrix=""
 resume=""
 
@@ -62,11 +64,12 @@ while [ $# -gt 0 ]; do
 	--jobs) need_arg "$@"; jobs=$2; shift 2 ;;
 	--timeout) need_arg "$@"; matrix_opts="$matrix_opts --timeout"; timeout=$2; shift 2 ;;
 	--clock) need_arg "$@"; matrix_opts="$matrix_opts --clock"; clock=$2; shift 2 ;;
+	--trace-dat) matrix_opts="$matrix_opts --trace-dat"; trace_dat=1; shift ;;
 	--results) need_arg "$@"; matrix_opts="$matrix_opts --results"; matrix=$2; shift 2 ;;
 	--resume) need_arg "$@"; resume=$2; shift 2 ;;
 	--list) matrix_choices; exit 0 ;;
 	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (valid: --scenario --fs --modes --profile --mem --set --preset --repeat --jobs --timeout --clock --results --resume --list --help)" ;;
+	*) die "unknown option '$1' (valid: --scenario --fs --modes --profile --mem --set --preset --repeat --jobs --timeout --clock --trace-dat --results --resume --list --help)" ;;
 	esac
 done
 
@@ -90,6 +93,7 @@ if [ -n "$resume" ]; then
 	# matrices from before the clock option ran on the basic clock
 	clock=$(conf_value "$conf" clock)
 	clock=${clock:-basic}
+	[ "$(conf_value "$conf" trace_dat)" != 1 ] || trace_dat=1
 fi
 
 # --- validate everything before anything starts ---
@@ -151,6 +155,7 @@ if [ -z "$resume" ]; then
 		echo "repeat=$repeat"
 		echo "timeout=$timeout"
 		echo "clock=$clock"
+		echo "trace_dat=$trace_dat"
 	} >"$matrix/matrix.conf"
 fi
 
@@ -170,6 +175,7 @@ start_run() { # NAME
 	[ -z "$mem" ] || opts+=(--mem "$mem")
 	[ -z "$timeout" ] || opts+=(--timeout "$timeout")
 	[ -z "$preset" ] || opts+=(--preset "$preset")
+	[ "$trace_dat" = 0 ] || opts+=(--trace-dat)
 	for kv in $sets; do
 		opts+=(--set "$kv")
 	done

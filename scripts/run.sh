@@ -25,6 +25,8 @@ usage: scripts/run.sh [options] [--] [guest command...]
                        (default host), optionally with ,key=value
                        overrides of: $RL_PROFILE_KEYS (kB/s, us)
   --swap[=PROFILE]     attach the swap image and enable it
+  --trace-dat          keep each trace also as trace.dat (trace-cmd extract in
+                       the guest) for trace-cmd report and KernelShark
   --no-tools           no tools disk (fio, trace-cmd, iostat, ... at /tools;
                        scripts/build-guest-tools.sh): busybox and rl-* only
   --mem SIZE           guest memory, e.g. 512M (default: 512M)
@@ -55,6 +57,7 @@ disks=""
 swap=0
 swap_profile=host
 tools=1
+trace_dat=0
 mem=512M
 timeout=300
 out=""
@@ -87,6 +90,7 @@ while [ $# -gt 0 ]; do
 	--swap) swap=1; given="$given swap"; shift ;;
 	--swap=*) swap=1; swap_profile=${1#--swap=}; given="$given swap"; shift ;;
 	--no-tools) tools=0; shift ;;
+	--trace-dat) trace_dat=1; shift ;;
 	--mem) need_arg "$@"; mem=$2; given="$given mem"; shift 2 ;;
 	--timeout) need_arg "$@"; timeout=$2; given="$given timeout"; shift 2 ;;
 	--out) need_arg "$@"; out=$2; shift 2 ;;
@@ -105,7 +109,7 @@ while [ $# -gt 0 ]; do
 	--wrap) need_arg "$@"; wrap=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
-	-*) die "unknown option '$1' (valid: --scenario --mode --set --preset --repeat-number --disk --swap --no-tools --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --wrap --help)" ;;
+	-*) die "unknown option '$1' (valid: --scenario --mode --set --preset --repeat-number --disk --swap --no-tools --trace-dat --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --wrap --help)" ;;
 	*) break ;;
 	esac
 done
@@ -128,6 +132,7 @@ if [ -n "$scenario" ]; then
 elif [ "$mode$sets$preset$repeat_number" != patched1 ]; then
 	die "--mode, --set, --preset and --repeat-number belong to --scenario"
 fi
+[ "$trace_dat" = 0 ] || [ "$tools" = 1 ] || die "--trace-dat needs the tools disk (trace-cmd): drop --no-tools"
 [ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
 [ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
 [ -x "$RL_SPLATS" ] || die "$RL_SPLATS not found; build it with 'make rootfs'"
@@ -197,6 +202,7 @@ pin="setpriv --pdeathsig KILL setarch $(uname -m) -R"
 	echo "RL_DISKS='$(guest_disks "$disks")'"
 	echo "RL_SWAP='$(guest_swap "$disks" "$swap")'"
 	echo "RL_RUN_ID='$run_id'"
+	echo "export RL_TRACE_DAT=$trace_dat"
 } >"$out/job.env"
 if [ -n "$scenario" ]; then
 	scenario_job "$scenario" "$(disk_fs "$(first_disk "$disks")")" "$mode" \
@@ -216,6 +222,7 @@ echo "$args" >"$out/cmdline"
 	echo "mem=$mem"
 	echo "disks=$(disk_models "$disks" "$swap" "$swap_profile")"
 	echo "tools=$(tools_conf "$tools")"
+	echo "trace_dat=$trace_dat"
 	echo "time_travel=$time_travel"
 	echo "tt_cpu=$tt_cpu"
 	echo "seed=$seed"

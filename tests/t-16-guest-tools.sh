@@ -222,3 +222,31 @@ t_tools_image_builds_unprivileged() {
 		fail "an unprivileged build took other files: $(diff "$dir/images/guest-tools.img.stamp" "$RL_IMAGES/guest-tools.img.stamp" | head -5)"
 	rm -rf "$dir"
 }
+
+# compare.sh --trace-dat: each run's trace also as trace.dat, extracted in
+# the guest from the same ring buffer as trace.txt, so trace-cmd report on
+# the host shows exactly the events the lab's statistics counted.
+t_tools_trace_dat_holds_the_labs_events() {
+	local m=$TEST_TMP/trace-dat-matrix run e lab dat rc=0
+	"$RL_TOP/scripts/compare.sh" --scenario fs-completion --fs ext4 --modes patched --repeat 1 \
+		--set WRITE_SIZE=64M --trace-dat --results "$m" >"$m.log" 2>&1 ||
+		fail "compare --trace-dat failed: $(tail -3 "$m.log")"
+	expect_match "$m/matrix.conf" '^trace_dat=1$'
+	run=$m/runs/fs-completion.ext4.patched.r1
+	expect_match "$run/run.conf" '^trace_dat=1$'
+	[ -s "$run/trace.dat" ] || fail "no trace.dat in the run folder"
+	trace-cmd report -i "$run/trace.dat" >"$run.report" 2>/dev/null || fail "trace-cmd report cannot read trace.dat"
+	for e in mm_vmscan_reclaim_wait writeback_end_batch; do
+		lab=$(grep -c " $e: " "$run/trace.txt" || true)
+		dat=$(grep -c " $e: " "$run.report" || true)
+		echo "$e: trace.txt $lab, trace.dat $dat"
+		[ "$lab" -gt 0 ] || fail "no $e event: the test shows nothing"
+		[ "$lab" = "$dat" ] || fail "$e: $lab events in trace.txt, $dat in trace.dat"
+	done
+	[ "$(awk -F'\t' '$7 == "waits.events" { print $8 }' "$run/$RL_DERIVED/summary.tsv")" = \
+		"$(grep -c ' mm_vmscan_reclaim_wait: ' "$run.report")" ] || fail "waits.events differs from trace.dat's count"
+	# without the tools disk there is no trace-cmd: refused before a guest starts
+	"$RL_TOP/scripts/run.sh" --trace-dat --no-tools --out "$TEST_TMP/no-trace-cmd" true 2>"$TEST_TMP/no-trace-cmd.err" || rc=$?
+	[ "$rc" != 0 ] || fail "--trace-dat --no-tools ran"
+	expect_match "$TEST_TMP/no-trace-cmd.err" 'needs the tools disk'
+}

@@ -68,6 +68,12 @@ rl_trace_stop() { # FILE
 		overrun=$((overrun + ${n:-0}))
 	done
 	echo "$overrun" >"$1.overrun"
+	# run.sh --trace-dat: the same events as trace.dat for trace-cmd report
+	# and KernelShark; after the text, since extract consumes the buffer
+	if [ "${RL_TRACE_DAT:-0}" = 1 ]; then
+		trace-cmd extract -o "${1%.txt}.dat" >/dev/null 2>&1 ||
+			rl_die "trace-cmd extract of ${1%.txt}.dat failed (no tools disk?)"
+	fi
 	echo >"$RL_TRACING/set_event"
 }
 
