@@ -104,7 +104,7 @@ t_profiles_set_request_size_and_rotational() {
 scenario_mode_run() {
 	local run=$TEST_TMP/$1
 	if [ ! -f "$run/status" ]; then
-		"$RL_TOP/scripts/run.sh" --out "$run" --timeout 300 --time-travel --disk ext4:hdd \
+		"$RL_TOP/scripts/run.sh" --out "$run" --timeout 300 --time-travel=cpu --disk ext4:hdd \
 			--scenario fs-completion --mode "$2" >/dev/null ||
 			fail "the $2 run failed: $(head -1 "$run/status")"
 		"$RL_TOP/scripts/summarize-run.sh" "$run" >/dev/null || fail "summarize-run.sh failed on $run"
