@@ -51,7 +51,13 @@ unprivileged() {
 
 # No process of this run may outlive it: UML helpers have the run id in argv.
 expect_no_uml_left() {
-	local run_id=$1
+	local run_id=$1 i
+	# a killed guest's processes die of their parent-death signal; on a
+	# loaded host (a KASAN guest beside) that took more than 5 s
+	for i in $(seq 300); do
+		pgrep -f "umid=rl-$run_id" >/dev/null || return 0
+		[ "$i" = 300 ] || sleep 0.1
+	done
 	if pgrep -f "umid=rl-$run_id" >/dev/null; then
 		pgrep -af "umid=rl-$run_id" >&2
 		fail "UML processes of run $run_id are still alive"
