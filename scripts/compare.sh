@@ -28,6 +28,7 @@ usage: scripts/compare.sh [options]
   --clock MODE      guest clock: $RL_CLOCKS (default: $RL_DEFAULT_CLOCK;
                     see scripts/run.sh --help, --time-travel)
   --trace-dat       each run keeps its traces also as trace.dat (run.sh)
+  --blktrace        each run's disks under blktrace, with btt's table (run.sh)
   --results DIR     matrix folder (default: results/compare-<time>)
   --resume DIR      finish an interrupted matrix without redoing finished runs
   --list            print the valid scenarios, filesystems, profiles, modes
@@ -46,6 +47,7 @@ jobs=$(nproc)
 timeout=""
 clock=$RL_DEFAULT_CLOCK
 trace_dat=0
+blktrace=0
 matrix=""
 resume=""
 
@@ -65,11 +67,12 @@ while [ $# -gt 0 ]; do
 	--timeout) need_arg "$@"; matrix_opts="$matrix_opts --timeout"; timeout=$2; shift 2 ;;
 	--clock) need_arg "$@"; matrix_opts="$matrix_opts --clock"; clock=$2; shift 2 ;;
 	--trace-dat) matrix_opts="$matrix_opts --trace-dat"; trace_dat=1; shift ;;
+	--blktrace) matrix_opts="$matrix_opts --blktrace"; blktrace=1; shift ;;
 	--results) need_arg "$@"; matrix_opts="$matrix_opts --results"; matrix=$2; shift 2 ;;
 	--resume) need_arg "$@"; resume=$2; shift 2 ;;
 	--list) matrix_choices; exit 0 ;;
 	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (valid: --scenario --fs --modes --profile --mem --set --preset --repeat --jobs --timeout --clock --trace-dat --results --resume --list --help)" ;;
+	*) die "unknown option '$1' (valid: --scenario --fs --modes --profile --mem --set --preset --repeat --jobs --timeout --clock --trace-dat --blktrace --results --resume --list --help)" ;;
 	esac
 done
 
@@ -94,6 +97,7 @@ if [ -n "$resume" ]; then
 	clock=$(conf_value "$conf" clock)
 	clock=${clock:-basic}
 	[ "$(conf_value "$conf" trace_dat)" != 1 ] || trace_dat=1
+	[ "$(conf_value "$conf" blktrace)" != 1 ] || blktrace=1
 fi
 
 # --- validate everything before anything starts ---
@@ -156,6 +160,7 @@ if [ -z "$resume" ]; then
 		echo "timeout=$timeout"
 		echo "clock=$clock"
 		echo "trace_dat=$trace_dat"
+		echo "blktrace=$blktrace"
 	} >"$matrix/matrix.conf"
 fi
 
@@ -176,6 +181,7 @@ start_run() { # NAME
 	[ -z "$timeout" ] || opts+=(--timeout "$timeout")
 	[ -z "$preset" ] || opts+=(--preset "$preset")
 	[ "$trace_dat" = 0 ] || opts+=(--trace-dat)
+	[ "$blktrace" = 0 ] || opts+=(--blktrace)
 	for kv in $sets; do
 		opts+=(--set "$kv")
 	done

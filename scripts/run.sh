@@ -27,6 +27,8 @@ usage: scripts/run.sh [options] [--] [guest command...]
   --swap[=PROFILE]     attach the swap image and enable it
   --trace-dat          keep each trace also as trace.dat (trace-cmd extract in
                        the guest) for trace-cmd report and KernelShark
+  --blktrace           a scenario's disks under blktrace: DEV.blktrace.bin and
+                       btt's latency table btt-DEV.txt in the run folder
   --no-tools           no tools disk (fio, trace-cmd, iostat, ... at /tools;
                        scripts/build-guest-tools.sh): busybox and rl-* only
   --mem SIZE           guest memory, e.g. 512M (default: 512M)
@@ -58,6 +60,7 @@ swap=0
 swap_profile=host
 tools=1
 trace_dat=0
+blktrace=0
 mem=512M
 timeout=300
 out=""
@@ -91,6 +94,7 @@ while [ $# -gt 0 ]; do
 	--swap=*) swap=1; swap_profile=${1#--swap=}; given="$given swap"; shift ;;
 	--no-tools) tools=0; shift ;;
 	--trace-dat) trace_dat=1; shift ;;
+	--blktrace) blktrace=1; shift ;;
 	--mem) need_arg "$@"; mem=$2; given="$given mem"; shift 2 ;;
 	--timeout) need_arg "$@"; timeout=$2; given="$given timeout"; shift 2 ;;
 	--out) need_arg "$@"; out=$2; shift 2 ;;
@@ -109,7 +113,7 @@ while [ $# -gt 0 ]; do
 	--wrap) need_arg "$@"; wrap=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
-	-*) die "unknown option '$1' (valid: --scenario --mode --set --preset --repeat-number --disk --swap --no-tools --trace-dat --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --wrap --help)" ;;
+	-*) die "unknown option '$1' (valid: --scenario --mode --set --preset --repeat-number --disk --swap --no-tools --trace-dat --blktrace --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --wrap --help)" ;;
 	*) break ;;
 	esac
 done
@@ -132,7 +136,7 @@ if [ -n "$scenario" ]; then
 elif [ "$mode$sets$preset$repeat_number" != patched1 ]; then
 	die "--mode, --set, --preset and --repeat-number belong to --scenario"
 fi
-[ "$trace_dat" = 0 ] || [ "$tools" = 1 ] || die "--trace-dat needs the tools disk (trace-cmd): drop --no-tools"
+[ "$trace_dat$blktrace" = 00 ] || [ "$tools" = 1 ] || die "--trace-dat and --blktrace need the tools disk (trace-cmd, blktrace): drop --no-tools"
 [ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
 [ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
 [ -x "$RL_SPLATS" ] || die "$RL_SPLATS not found; build it with 'make rootfs'"
@@ -202,7 +206,7 @@ pin="setpriv --pdeathsig KILL setarch $(uname -m) -R"
 	echo "RL_DISKS='$(guest_disks "$disks")'"
 	echo "RL_SWAP='$(guest_swap "$disks" "$swap")'"
 	echo "RL_RUN_ID='$run_id'"
-	echo "export RL_TRACE_DAT=$trace_dat"
+	echo "export RL_TRACE_DAT=$trace_dat RL_BLKTRACE=$blktrace"
 } >"$out/job.env"
 if [ -n "$scenario" ]; then
 	scenario_job "$scenario" "$(disk_fs "$(first_disk "$disks")")" "$mode" \
@@ -223,6 +227,7 @@ echo "$args" >"$out/cmdline"
 	echo "disks=$(disk_models "$disks" "$swap" "$swap_profile")"
 	echo "tools=$(tools_conf "$tools")"
 	echo "trace_dat=$trace_dat"
+	echo "blktrace=$blktrace"
 	echo "time_travel=$time_travel"
 	echo "tt_cpu=$tt_cpu"
 	echo "seed=$seed"

@@ -248,5 +248,23 @@ t_tools_trace_dat_holds_the_labs_events() {
 	# without the tools disk there is no trace-cmd: refused before a guest starts
 	"$RL_TOP/scripts/run.sh" --trace-dat --no-tools --out "$TEST_TMP/no-trace-cmd" true 2>"$TEST_TMP/no-trace-cmd.err" || rc=$?
 	[ "$rc" != 0 ] || fail "--trace-dat --no-tools ran"
-	expect_match "$TEST_TMP/no-trace-cmd.err" 'needs the tools disk'
+	expect_match "$TEST_TMP/no-trace-cmd.err" 'need the tools disk'
+}
+
+# run.sh --blktrace: the scenario's disk under blktrace, its requests in
+# DEV.blktrace.bin (blkparse on the host reads it) and btt's table beside.
+t_tools_blktrace_of_a_scenario_run() {
+	local run=$TEST_TMP/blktrace-run d c
+	"$RL_TOP/scripts/run.sh" --blktrace --scenario fs-completion --mode patched --disk ext4 \
+		--time-travel=cpu --set WRITE_SIZE=64M --out "$run" >/dev/null ||
+		fail "the --blktrace run failed: $(head -1 "$run/status")"
+	expect_match "$run/run.conf" '^blktrace=1$'
+	[ -s "$run/ubda.blktrace.bin" ] || fail "no ubda.blktrace.bin"
+	blkparse -q -i - <"$run/ubda.blktrace.bin" >"$run.parsed" 2>/dev/null || fail "blkparse cannot read it"
+	d=$(awk '$6 == "D"' "$run.parsed" | wc -l)
+	c=$(awk '$6 == "C"' "$run.parsed" | wc -l)
+	echo "ubda: $d requests dispatched, $c completed in the trace"
+	{ [ "$d" -gt 0 ] && [ "$c" -gt 0 ]; } || fail "no dispatch or completion events"
+	expect_match "$run/btt-ubda.txt" '^=+ All Devices =+$' "btt's table"
+	expect_match "$run/btt-ubda.txt" '^D2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's D2C row"
 }
