@@ -219,31 +219,7 @@ else
 	echo true >"$out/job.sh"
 fi
 echo "$args" >"$out/cmdline"
-{
-	echo "run=$run_id"
-	echo "kernel=$kernel"
-	echo "flavor=$RL_FLAVOR"
-	echo "mem=$mem"
-	echo "disks=$(disk_models "$disks" "$swap" "$swap_profile")"
-	echo "tools=$(tools_conf "$tools")"
-	echo "trace_dat=$trace_dat"
-	echo "blktrace=$blktrace"
-	echo "time_travel=$time_travel"
-	echo "tt_cpu=$tt_cpu"
-	echo "seed=$seed"
-	echo "host_cpu=$cpu"
-	echo "timeout=$timeout"
-	echo "tmpdir=$tmp"
-	echo "umid=rl-$run_id"
-	echo "wrap=$wrap"
-	echo "started=$(date -Is)"
-	# what the run is, so that later stages need nothing but this folder
-	kernel_conf "$kernel"
-	echo "clock=${time_travel/#0/host}"
-	echo "scenario=$scenario"
-	[ -z "$scenario" ] ||
-		scenario_conf "$(first_disk "$disks")" "$mode" "$repeat_number" "$scenario_data"
-} >"$out/run.conf"
+write_run_conf >"$out/run.conf"
 printf 'running\nrun=%s\n' "$run_id" >"$out/status"
 
 start=$(date +%s.%N)

@@ -82,3 +82,33 @@ kernel_conf() {
 run_finished() {
 	[ -f "$1/status" ] && ! grep -qx 'running\|interrupted' <(head -1 "$1/status")
 }
+
+# write_run_conf: run.conf of the run scripts/run.sh is starting, from its
+# settings (run.sh's variables); every later stage reads these keys, and
+# this file lists them above.
+# shellcheck disable=SC2154 # the variables are run.sh's
+write_run_conf() {
+	echo "run=$run_id"
+	echo "kernel=$kernel"
+	echo "flavor=$RL_FLAVOR"
+	echo "mem=$mem"
+	echo "disks=$(disk_models "$disks" "$swap" "$swap_profile")"
+	echo "tools=$(tools_conf "$tools")"
+	echo "trace_dat=$trace_dat"
+	echo "blktrace=$blktrace"
+	echo "time_travel=$time_travel"
+	echo "tt_cpu=$tt_cpu"
+	echo "seed=$seed"
+	echo "host_cpu=$cpu"
+	echo "timeout=$timeout"
+	echo "tmpdir=$tmp"
+	echo "umid=rl-$run_id"
+	echo "wrap=$wrap"
+	echo "started=$(date -Is)"
+	# what the run is, so that later stages need nothing but this folder
+	kernel_conf "$kernel"
+	echo "clock=${time_travel/#0/host}"
+	echo "scenario=$scenario"
+	[ -z "$scenario" ] ||
+		scenario_conf "$(first_disk "$disks")" "$mode" "$repeat_number" "$scenario_data"
+}
