@@ -136,10 +136,17 @@ cg=$(rl_memcg_create writers 32M v2)
 ( while :; do grep -E "^nr_(dirty|writeback|active_file|inactive_file) " /proc/vmstat | tr "\n" " "; echo; sleep 1; done ) >/results/node-share.log &
 sampler=$!
 rl_trace_start
+pids=
 for i in 1 2; do
 	rl_memcg_run "$cg" rl-dd write /mnt/ext4/f$i --size 64M --bs 1k --seed $i >/results/writer$i.out 2>&1 &
+	pids="$pids $!"
 done
-wait %2 %3 || true
+# an OOM-killed writer is a result here: its status in writer-PID.status
+for p in $pids; do
+	s=0
+	wait "$p" || s=$?
+	echo "$s" >"/results/writer-$p.status"
+done
 rl_trace_stop /results/trace.txt
 kill "$sampler"
 ' || fail "guest failed: $(head -1 "$run/status")"
@@ -148,6 +155,9 @@ kill "$sampler"
 	n=$(grep -c 'rl-dd-[0-9]* .* reason=dirty ' "$run/trace.txt" || true)
 	echo "node dirty share at most $node%; writers' reason=dirty sleeps: $n"
 	[ "$(wc -l <"$run/node-share.log")" -gt 0 ] || fail "the node's counters were not sampled"
+	# each writer finished or was OOM-killed (137), nothing else
+	{ [ "$(cat "$run"/writer-*.status | grep -cvx '0\|137')" = 0 ] &&
+		[ "$(cat "$run"/writer-*.status | wc -l)" = 2 ]; } || fail "writers' statuses: $(cat "$run"/writer-*.status)"
 	[ "$node" -lt 25 ] || fail "the node's dirty share reached $node%: the test cannot tell memcg from node"
 	[ "$n" -gt 0 ] || fail "memcg writers never slept for reason=dirty: the node's share was read?"
 }

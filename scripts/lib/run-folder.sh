@@ -84,8 +84,7 @@ run_finished() {
 }
 
 # write_run_conf: run.conf of the run scripts/run.sh is starting, from its
-# settings (run.sh's variables); every later stage reads these keys, and
-# this file lists them above.
+# settings (run.sh's variables); every later stage reads these keys.
 # shellcheck disable=SC2154 # the variables are run.sh's
 write_run_conf() {
 	echo "run=$run_id"
