@@ -166,4 +166,10 @@ t_mglru_mode_turns_on_the_multigen_lru() {
 	"$RL_TOP/scripts/report.sh" "$TEST_TMP/mglru-matrix" >/dev/null || fail "report.sh failed"
 	expect_match "$TEST_TMP/mglru-matrix/report.md" '^- mglru: .*sys.kernel.mm.lru_gen.enabled=0x000[1-7] — \*\*the multi-gen LRU is on: vm.reclaim_wait_dirty has no effect'
 	! grep -q '^- vanilla: .*multi-gen LRU is on' "$TEST_TMP/mglru-matrix/report.md" || fail "the vanilla line claims the multi-gen LRU"
+	# two runs that read back different masks: on in both, still said
+	cp -r "$on" "$TEST_TMP/mglru-matrix/runs/fs-completion.ext4.mglru.r2"
+	sed -i 's/^repeat=1$/repeat=2/' "$TEST_TMP/mglru-matrix/runs/fs-completion.ext4.mglru.r2/run.conf"
+	sed -i 's/^\(sys\.kernel\.mm\.lru_gen\.enabled=\).*/\10x0003/' "$TEST_TMP/mglru-matrix/runs/fs-completion.ext4.mglru.r2/knobs"
+	"$RL_TOP/scripts/report.sh" "$TEST_TMP/mglru-matrix" >/dev/null || fail "report.sh failed"
+	expect_match "$TEST_TMP/mglru-matrix/report.md" '^- mglru: .*sys.kernel.mm.lru_gen.enabled=varies — \*\*the multi-gen LRU is on'
 }

@@ -715,7 +715,7 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 {
 	struct strv lines = { 0 }, order = { 0 }, value = { 0 };
 	size_t i, j, absent = 0, nruns = 0;
-	int any = 0, mglru = 0;
+	int any = 0, mglru = 0, mglru_off = 0;
 
 	for (i = 0; i < r->nruns; i++)
 		nruns += !strcmp(r->runs[i].scenario, scn) && !strcmp(r->runs[i].mode, mode);
@@ -732,6 +732,11 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 			eq2 = strchr(eq + 1, '=');
 			if (eq2)
 				*eq2 = '\0';
+		}
+		/* on in every run, whatever mask each read back */
+		if (!strcmp(lines.v[i], "sys.kernel.mm.lru_gen.enabled")) {
+			mglru = 1;
+			mglru_off |= strtoul(val, NULL, 0) == 0;
 		}
 		for (j = 0; j < order.n && strcmp(order.v[j], lines.v[i]); j++)
 			;
@@ -751,8 +756,6 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 	for (i = 0; i < order.n; i++) {
 		fprintf(f, "%s%s=%s", i ? ", " : "", order.v[i], value.v[i]);
 		absent += !strcmp(value.v[i], "absent");
-		if (!strcmp(order.v[i], "sys.kernel.mm.lru_gen.enabled"))
-			mglru = strtoul(value.v[i], NULL, 0) != 0;
 	}
 	if (absent == order.n)
 		fprintf(f, " — **all absent: this kernel has none of these knobs, so the %s runs ran the kernel's default behaviour%s%s%s**",
@@ -760,7 +763,7 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 			strcmp(mode, "vanilla") ? mode : "",
 			strcmp(mode, "vanilla") ? " == vanilla)" : "");
 	/* the series hooks the classic LRU; say what MGLRU leaves out */
-	if (mglru)
+	if (mglru && !mglru_off)
 		fprintf(f, " — **the multi-gen LRU is on: vm.reclaim_wait_dirty has no effect under it (its wait is in the classic LRU's shrink_inactive_list()); the pageout works, vm.reclaim_plug and vm.reclaim_throttle_writeback apply to both LRUs**");
 	fprintf(f, "\n");
 out:
