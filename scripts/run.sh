@@ -136,7 +136,7 @@ if [ -n "$scenario" ]; then
 elif [ "$mode$sets$preset$repeat_number" != patched1 ]; then
 	die "--mode, --set, --preset and --repeat-number belong to --scenario"
 fi
-[ "$trace_dat$blktrace" = 00 ] || { [ "$tools" = 1 ] && [ -r "$RL_TOOLS_IMAGE" ]; } ||
+[ "$trace_dat$blktrace" = 00 ] || tools_attached "$tools" ||
 	die "--trace-dat and --blktrace need the tools disk (trace-cmd, blktrace): drop --no-tools, or build it with 'make guest-tools'"
 [ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
 [ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"

@@ -118,18 +118,23 @@ disk_models() {
 RL_TOOLS_IMAGE=$RL_IMAGES/guest-tools.img
 RL_TOOLS_UNIT=15
 
+# tools_attached TOOLS: true if TOOLS is 1 and the image exists (else the
+# guest boots without /tools)
+tools_attached() {
+	[ "$1" = 1 ] && [ -r "$RL_TOOLS_IMAGE" ]
+}
+
 # tools_args TOOLS: the kernel arguments of the tools disk, after a space,
-# if TOOLS is 1 and the image exists (none otherwise: the guest boots
-# without /tools)
+# if it is attached
 tools_args() {
-	[ "$1" = 1 ] && [ -r "$RL_TOOLS_IMAGE" ] || return 0
+	tools_attached "$1" || return 0
 	echo " ubd${RL_TOOLS_UNIT}r=$RL_TOOLS_IMAGE ubd.model=$RL_TOOLS_UNIT,$(disk_model host) reclaimlab.tools=$(ubd_name "$RL_TOOLS_UNIT")"
 }
 
 # tools_conf TOOLS: run.conf's tools=, "ubdp:SHA256" (the hash of the
 # image's stamp, the list of its files and their hashes) or empty
 tools_conf() {
-	[ "$1" = 1 ] && [ -r "$RL_TOOLS_IMAGE" ] || return 0
+	tools_attached "$1" || return 0
 	printf '%s:%s\n' "$(ubd_name "$RL_TOOLS_UNIT")" \
 		"$(sha256sum <"$RL_TOOLS_IMAGE.stamp" 2>/dev/null | cut -d' ' -f1)"
 }

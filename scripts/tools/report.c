@@ -517,52 +517,6 @@ static void waits_section(struct rep *r, struct rep_scn *s, FILE *f)
 	strv_free(&m);
 }
 
-/* The writeback_end_batch metrics, where the kernel traced completions. */
-static void completion_section(struct rep *r, struct rep_scn *s, FILE *f)
-{
-	static const char *const cols[] = {
-		"completion.events_per_s", "completion.folios_p50",
-		"completion.folios_p90", "completion.folios_max",
-		"completion.gap_ms_p50", "completion.gap_ms_p90",
-		"completion.reclaim_folios_per_s", "completion.mb_per_s",
-	};
-	static const char *const titles[] = {
-		"completions/s", "folios p50", "folios p90", "folios max",
-		"gap p50 (ms)", "gap p90 (ms)", "reclaim folios/s", "MB/s",
-	};
-	struct strv m = { 0 }, t = { 0 };
-	size_t k;
-
-	if (!rep_any_group_max_above(s, "completion.events", 0))
-		return;
-	fprintf(f, "### Writeback completions\n\n");
-	fprintf(f, "Each completion ends writeback on a batch of folios (a bio, an ext4 io_end, a chain of merged xfs ioends: trace event writeback_end_batch); gap: the time between two completions on the device; reclaim folios: folios reclaim had tagged PG_reclaim, so reclaim was waiting for them. Median over the ok runs.\n\n");
-	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
-		strv_push(&m, cols[k]);
-		strv_push(&t, titles[k]);
-	}
-	metric_table(r, s, f, &m, &t);
-	fprintf(f, "\n");
-	strv_free(&m);
-	strv_free(&t);
-}
-
-static void workload_section(struct rep *r, struct rep_scn *s, FILE *f)
-{
-	struct strv m = { 0 };
-
-	fprintf(f, "### Workload\n\n");
-	rep_metrics_like(s, &m, "tool.", ".mbps", NULL);
-	strv_remove_prefix(&m, "tool.verify.");
-	strv_add_unique(&m, "workload.oom_kills");
-	rep_metrics_like(s, &m, "tool.", ".bad_chunks", NULL);
-	strv_add_unique(&m, "run.simulated_seconds");
-	rep_check_metrics(s, &m, "waits.", 0);
-	metric_table(r, s, f, &m, NULL);
-	fprintf(f, "\n");
-	strv_free(&m);
-}
-
 /* A table of the metrics PREFIX.COL, one column per COL, titled TITLES. */
 static void columns_table(struct rep *r, struct rep_scn *s, FILE *f, int plen,
 			  const char *prefix, const char *const *cols,
@@ -581,6 +535,42 @@ static void columns_table(struct rep *r, struct rep_scn *s, FILE *f, int plen,
 	fprintf(f, "\n");
 	strv_free(&m);
 	strv_free(&t);
+}
+
+/* The writeback_end_batch metrics, where the kernel traced completions. */
+static void completion_section(struct rep *r, struct rep_scn *s, FILE *f)
+{
+	static const char *const cols[] = {
+		"events_per_s", "folios_p50", "folios_p90", "folios_max",
+		"gap_ms_p50", "gap_ms_p90", "reclaim_folios_per_s", "mb_per_s",
+	};
+	static const char *const titles[] = {
+		"completions/s", "folios p50", "folios p90", "folios max",
+		"gap p50 (ms)", "gap p90 (ms)", "reclaim folios/s", "MB/s",
+	};
+
+	if (!rep_any_group_max_above(s, "completion.events", 0))
+		return;
+	fprintf(f, "### Writeback completions\n\n");
+	fprintf(f, "Each completion ends writeback on a batch of folios (a bio, an ext4 io_end, a chain of merged xfs ioends: trace event writeback_end_batch); gap: the time between two completions on the device; reclaim folios: folios reclaim had tagged PG_reclaim, so reclaim was waiting for them. Median over the ok runs.\n\n");
+	columns_table(r, s, f, (int)strlen("completion"), "completion", cols, titles,
+		      sizeof(cols) / sizeof(cols[0]));
+}
+
+static void workload_section(struct rep *r, struct rep_scn *s, FILE *f)
+{
+	struct strv m = { 0 };
+
+	fprintf(f, "### Workload\n\n");
+	rep_metrics_like(s, &m, "tool.", ".mbps", NULL);
+	strv_remove_prefix(&m, "tool.verify.");
+	strv_add_unique(&m, "workload.oom_kills");
+	rep_metrics_like(s, &m, "tool.", ".bad_chunks", NULL);
+	strv_add_unique(&m, "run.simulated_seconds");
+	rep_check_metrics(s, &m, "waits.", 0);
+	metric_table(r, s, f, &m, NULL);
+	fprintf(f, "\n");
+	strv_free(&m);
 }
 
 /* fio's figures (fio.JOB.DIR.*, rl-summarize's rows of its JSON), a table
