@@ -1,26 +1,35 @@
 #!/bin/bash
 # Build the reclaimlab UML kernel.
 #
-#   source:  Debian's linux-source-6.12 tarball, unpacked once into a git
-#            repository whose first commit ("pristine") is the tarball as is;
-#   series:  kernel-patches/series applied as one commit per patch on top of
+#   source:  a Debian linux-source-X package's tarball (the series folder's
+#            `source` file names it; linux-source-6.12 for the lab's own
+#            series), unpacked once into a git repository whose first
+#            commit ("pristine") is the tarball as is; or, with
+#            RL_KERNEL_GIT=REPO@REV, that commit of a kernel git tree;
+#   series:  the folder's `series` applied as one commit per patch on top of
 #            "pristine".  The new commits are made in a scratch index and the
 #            work tree is then switched to them with `git checkout`, which
 #            rewrites only files whose content changed, so make and ccache
 #            rebuild only what a patch edit really touched;
-#   config:  `allnoconfig` + kernel-patches/*.config fragments, checked for
+#   config:  `allnoconfig` + kernel-patches/reclaimlab.config + the flavour's
+#            fragment + the series folder's own *.config, checked for
 #            options that did not survive;
 #   build:   out of tree in build/kernel/<flavour>, with ccache.
 #
 # Usage: scripts/build-kernel.sh [--prepare-only | --apply-only]
 #        KERNEL_FLAVOR=debug scripts/build-kernel.sh   (lockdep/KASAN kernel)
+#        RL_PATCHDIR=DIR RL_KSRC=SRC RL_KOUT=OUT scripts/build-kernel.sh
+#                        (another series, source tree and build folder:
+#                        scripts/lib/kernels.sh builds compare.sh's --kernel so)
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 check_flavor
 
-PATCHDIR=${RL_PATCHDIR:-$RL_TOP/kernel-patches}
+LAB_PATCHDIR=$RL_TOP/kernel-patches
+PATCHDIR=${RL_PATCHDIR:-$LAB_PATCHDIR}
 SERIES=$PATCHDIR/series
+GIT_SPEC=${RL_KERNEL_GIT:-}
 stop_after=build
 case "${1:-}" in
 "") ;;
@@ -31,32 +40,68 @@ esac
 
 git_k() { git -C "$RL_KSRC" -c user.name=reclaimlab -c user.email=reclaimlab@localhost "$@"; }
 
+# The Debian source package of the series: its folder's `source` file, a
+# package name read as data.
+source_package() {
+	local pkg=$RL_KERNEL_SOURCE
+	[ ! -f "$PATCHDIR/source" ] || pkg=$(sed -n '1s/[[:space:]]*$//p' "$PATCHDIR/source")
+	[[ "$pkg" =~ ^linux-source-[0-9][0-9.]*$ ]] ||
+		die "$PATCHDIR/source names '$pkg', not a kernel source package (valid: linux-source-VERSION, e.g. linux-source-6.1)"
+	echo "$pkg"
+}
+SOURCE_PKG=$(source_package)
+TARBALL=/usr/src/$SOURCE_PKG.tar.xz
+
+# The package's version, or "git REPO COMMIT"
 source_version() {
-	dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo unknown
+	if [ -n "$GIT_SPEC" ]; then
+		echo "git ${GIT_SPEC%@*} $(git -C "${GIT_SPEC%@*}" rev-parse "${GIT_SPEC##*@}^{commit}" 2>/dev/null)"
+	else
+		dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null || echo unknown
+	fi
+}
+
+# What the kernel was built from, for run.conf's kernel_source
+source_label() {
+	if [ -n "$GIT_SPEC" ]; then
+		source_version
+	else
+		echo "$SOURCE_PKG $(source_version)"
+	fi
 }
 
 unpack_source() {
 	local version tmp
-	[ -r "$RL_KERNEL_TARBALL" ] ||
-		die "kernel source $RL_KERNEL_TARBALL not found (install linux-source-6.12: scripts/deps.sh)"
 	version=$(source_version)
 	if [ -f "$RL_KSRC/.git/reclaimlab-source-version" ]; then
 		[ "$(cat "$RL_KSRC/.git/reclaimlab-source-version")" = "$version" ] && return 0
-		note "linux-source-6.12 changed to $version; unpacking it again"
+		note "kernel source changed to $version; unpacking it again"
 	fi
-	note "unpacking $RL_KERNEL_TARBALL ($version)"
-	tmp=$RL_BUILD/src/unpack.$$
-	rm -rf "$tmp" && mkdir -p "$tmp"
-	tar -xJf "$RL_KERNEL_TARBALL" -C "$tmp"
+	tmp=$RL_KSRC.unpack.$$
+	rm -rf "$tmp"
+	if [ -n "$GIT_SPEC" ]; then
+		# the tree's objects are shared, not copied; "pristine" is REV
+		note "checking out ${GIT_SPEC##*@} of ${GIT_SPEC%@*}"
+		git clone -q --shared --no-checkout "${GIT_SPEC%@*}" "$tmp"
+		git -C "$tmp" checkout -q --detach "${version##* }"
+	else
+		[ -r "$TARBALL" ] ||
+			die "kernel source $TARBALL not found (install $SOURCE_PKG: scripts/deps.sh, or apt-get install $SOURCE_PKG)"
+		note "unpacking $TARBALL ($version)"
+		mkdir -p "$tmp.d"
+		tar -xJf "$TARBALL" -C "$tmp.d"
+		mv "$tmp.d/$SOURCE_PKG" "$tmp"
+		rmdir "$tmp.d"
+		git -C "$tmp" init -q
+		# Debian's top-level .gitignore ignores everything: add with -f.
+		git -C "$tmp" add -f -A
+		git -C "$tmp" -c user.name=reclaimlab -c user.email=reclaimlab@localhost \
+			commit -q -m "$SOURCE_PKG $version (pristine)"
+	fi
+	git -C "$tmp" config gc.auto 0
+	git -C "$tmp" tag -f pristine >/dev/null
 	rm -rf "$RL_KSRC"
-	mv "$tmp"/linux-source-6.12 "$RL_KSRC"
-	rmdir "$tmp"
-	git -C "$RL_KSRC" init -q
-	git -C "$RL_KSRC" config gc.auto 0
-	# Debian's top-level .gitignore ignores everything: add with -f.
-	git_k add -f -A
-	git_k commit -q -m "linux-source-6.12 $version (pristine)"
-	git_k tag -f pristine >/dev/null
+	mv "$tmp" "$RL_KSRC"
 	echo "$version" >"$RL_KSRC/.git/reclaimlab-source-version"
 	rm -f "$RL_KSRC/.git/reclaimlab-series-applied"
 }
@@ -68,8 +113,13 @@ series_patches() {
 
 apply_series() {
 	local stamp idx parent p info tree subject author email date
+	# a git tree's commit is the kernel as it is
+	if [ -n "$GIT_SPEC" ]; then
+		source_version | sed 's/.* /git-/' >"$RL_KSRC/.git/reclaimlab-series-applied"
+		return 0
+	fi
 	stamp=$( (cat "$SERIES"; series_patches | while read -r p; do
-		[ -f "$PATCHDIR/$p" ] || die "series names $p, which is not in kernel-patches/"
+		[ -f "$PATCHDIR/$p" ] || die "series names $p, which is not in $PATCHDIR/"
 		cat "$PATCHDIR/$p"
 	done) | sha256sum | cut -d' ' -f1)
 	if [ -f "$RL_KSRC/.git/reclaimlab-series-applied" ] &&
@@ -90,7 +140,7 @@ apply_series() {
 		GIT_INDEX_FILE=$idx git -C "$RL_KSRC" apply --cached "$info.patch" 2>"$info.err" || {
 			cat "$info.err" >&2
 			rm -f "$info.err"
-			die "patch $p does not apply to linux-source-6.12 $(source_version) (after the patches before it in kernel-patches/series)"
+			die "patch $p does not apply to $(source_label) (after the patches before it in $SERIES)"
 		}
 		rm -f "$info.err"
 		tree=$(GIT_INDEX_FILE=$idx git -C "$RL_KSRC" write-tree)
@@ -106,13 +156,19 @@ apply_series() {
 	# stack are written, so untouched objects stay valid for make.
 	git_k checkout -q -B reclaimlab "$parent"
 	echo "$stamp" >"$RL_KSRC/.git/reclaimlab-series-applied"
-	note "series applied: $(series_patches | wc -l) patch(es) on $(source_version)"
+	note "series applied: $(series_patches | wc -l) patch(es) of $SERIES on $(source_label)"
 }
 
-# Fragments: the common one, then the flavour's own (applied last wins).
+# Fragments: the common one, then the flavour's own, then those of
+# another series' folder (applied last wins).
 config_fragments() {
-	echo "$PATCHDIR/reclaimlab.config"
-	[ "$RL_FLAVOR" = normal ] || echo "$PATCHDIR/$RL_FLAVOR.config"
+	local frag
+	echo "$LAB_PATCHDIR/reclaimlab.config"
+	[ "$RL_FLAVOR" = normal ] || echo "$LAB_PATCHDIR/$RL_FLAVOR.config"
+	[ "$PATCHDIR" != "$LAB_PATCHDIR" ] || return 0
+	for frag in "$PATCHDIR"/*.config; do
+		[ ! -f "$frag" ] || echo "$frag"
+	done
 }
 
 make_config() {
@@ -163,6 +219,8 @@ make -C "$RL_KSRC" ARCH=um O="$RL_KOUT" -j"$jobs" \
 	die "kernel build failed; full log: $RL_KOUT/build.log"
 }
 grep -E ' warning: ' "$RL_KOUT/build.log" >&2 || true
-# which series this kernel was built from, for the run folders (run.conf)
+# which source and series this kernel was built from, for the run folders
+# (run.conf)
 cp "$RL_KSRC/.git/reclaimlab-series-applied" "$RL_KOUT/reclaimlab-series"
+source_label >"$RL_KOUT/reclaimlab-source"
 note "kernel ready: $RL_KERNEL ($(cat "$RL_KOUT/include/config/kernel.release"))"

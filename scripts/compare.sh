@@ -4,6 +4,7 @@
 #
 #   scripts/compare.sh                      the default comparison
 #   scripts/compare.sh --scenario all --fs xfs --repeat 3
+#   scripts/compare.sh --kernel 6.12=lab --kernel 6.1=series:kernel-patches/6.1
 #   scripts/compare.sh --resume results/compare-20261130-201500
 #   scripts/compare.sh --list
 set -eu
@@ -16,6 +17,13 @@ usage: scripts/compare.sh [options]
   --scenario LIST   comma-separated scenarios or 'all' (default: fs-completion,memcg-dd)
   --fs LIST         filesystems (default: ${RL_FILESYSTEMS// /,})
   --modes LIST      modes (default: patched,vanilla)
+  --kernel NAME=SPEC  a kernel of the matrix; repeatable: every run on each
+                    (run SCENARIO.FS.MODE@NAME.rN; the report's mode
+                    MODE@NAME).  SPEC: lab (this series, as make kernel
+                    builds it), series:DIR (a series folder such as
+                    kernel-patches/6.1), git:REPO@REV (a kernel tree's
+                    commit); each is built once into build/kernels/NAME.
+                    Default: the lab's kernel alone
   --profile NAME    device profile for every run (default: each scenario's own)
   --mem SIZE        guest memory (default: each scenario's own)
   --set KEY=VALUE   override a scenario parameter; repeatable
@@ -38,6 +46,7 @@ USAGE
 scenarios="fs-completion,memcg-dd"
 filesystems=${RL_FILESYSTEMS// /,}
 modes="patched,vanilla"
+kernel_specs=""
 profile=""
 mem=""
 sets=""
@@ -58,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--scenario) need_arg "$@"; matrix_opts="$matrix_opts --scenario"; scenarios=$2; shift 2 ;;
 	--fs) need_arg "$@"; matrix_opts="$matrix_opts --fs"; filesystems=$2; shift 2 ;;
 	--modes) need_arg "$@"; matrix_opts="$matrix_opts --modes"; modes=$2; shift 2 ;;
+	--kernel) need_arg "$@"; matrix_opts="$matrix_opts --kernel"; kernel_specs="$kernel_specs $2"; shift 2 ;;
 	--profile) need_arg "$@"; matrix_opts="$matrix_opts --profile"; profile=$2; shift 2 ;;
 	--mem) need_arg "$@"; matrix_opts="$matrix_opts --mem"; mem=$2; shift 2 ;;
 	--set) need_arg "$@"; matrix_opts="$matrix_opts --set"; sets="$sets $2"; shift 2 ;;
@@ -72,7 +82,7 @@ while [ $# -gt 0 ]; do
 	--resume) need_arg "$@"; resume=$2; shift 2 ;;
 	--list) matrix_choices; exit 0 ;;
 	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (valid: --scenario --fs --modes --profile --mem --set --preset --repeat --jobs --timeout --clock --trace-dat --blktrace --results --resume --list --help)" ;;
+	*) die "unknown option '$1' (valid: --scenario --fs --modes --kernel --profile --mem --set --preset --repeat --jobs --timeout --clock --trace-dat --blktrace --results --resume --list --help)" ;;
 	esac
 done
 
@@ -87,6 +97,7 @@ if [ -n "$resume" ]; then
 	scenarios=$(conf_value "$conf" scenarios)
 	filesystems=$(conf_value "$conf" filesystems)
 	modes=$(conf_value "$conf" modes)
+	kernel_specs=$(conf_value "$conf" kernels)
 	profile=$(conf_value "$conf" profile)
 	mem=$(conf_value "$conf" mem)
 	sets=$(conf_value "$conf" sets)
@@ -119,7 +130,22 @@ check_words mode "$modes" "$RL_MODES"
 word_in "$clock" "$RL_CLOCKS" || die "unknown clock '$clock' (valid: $RL_CLOCKS)"
 check_matrix_sets "$sets"
 [ -z "$preset" ] || check_preset_name "$preset"
-[ -x "$RL_KERNEL" ] || die "kernel $RL_KERNEL not found; build it with 'make'"
+# The kernels, each checked, then built once (up to date: a make that
+# finds nothing to do)
+kernel_names=""
+declare -A kernel_of=()
+checked=""
+for k in $kernel_specs; do
+	k=$(kernel_spec "$k")
+	! word_in "${k%%=*}" "$kernel_names" || die "kernel name '${k%%=*}' given twice (--kernel)"
+	kernel_names="$kernel_names ${k%%=*}"
+	checked="$checked $k"
+done
+kernel_specs=${checked# }
+[ -n "$kernel_specs" ] || [ -x "$RL_KERNEL" ] || die "kernel $RL_KERNEL not found; build it with 'make'"
+for k in $kernel_specs; do
+	kernel_of[${k%%=*}]=$(kernel_build "${k%%=*}" "${k#*=}")
+done
 build_host_tools
 # Each scenario read once, with the --set values applied after their type
 # was checked (a size, a count, one of a list, within the declared range).
@@ -152,6 +178,7 @@ if [ -z "$resume" ]; then
 		echo "scenarios=$scenarios"
 		echo "filesystems=$filesystems"
 		echo "modes=$modes"
+		echo "kernels=$kernel_specs"
 		echo "profile=$profile"
 		echo "mem=$mem"
 		echo "sets=${sets# }"
@@ -165,12 +192,12 @@ if [ -z "$resume" ]; then
 fi
 
 # --- the runs ---
-mapfile -t run_names < <(matrix_runs "$scenarios" "$filesystems" "$modes" "$repeat")
+mapfile -t run_names < <(matrix_runs "$scenarios" "$filesystems" "$modes" "$repeat" "$kernel_names")
 total=${#run_names[@]}
 
 start_run() { # NAME
-	local name=$1 s f m dir kv c opts=()
-	IFS=. read -r s f m _ <<<"$name"
+	local name=$1 s f m k r dir kv c opts=()
+	read -r s f m k r <<<"$(run_name_parts "$name")"
 	dir=$matrix/runs/$name
 	if [ -e "$dir" ]; then
 		# keep what an interrupted attempt left, out of the way
@@ -185,13 +212,14 @@ start_run() { # NAME
 	for kv in $sets; do
 		opts+=(--set "$kv")
 	done
+	[ "$k" = - ] || opts+=(--kernel "${kernel_of[$k]}" --kernel-name "$k")
 	# run.sh itself is the job, so a signal reaches it and it stops its guest
 	# each guest on a host CPU of its own while there are enough
 	c=$(unused_cpu "${cpu_of[*]}")
 	# under the cpu clock a run repeats exactly for one seed: repeat r
 	# uses seed r, so repeats sample the kernel's random choices
-	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel="$clock" --seed "${name##*.r}" --cpu "$c" \
-		--scenario "$s" --mode "$m" --repeat-number "${name##*.r}" --disk "$f${profile:+:$profile}" \
+	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel="$clock" --seed "$r" --cpu "$c" \
+		--scenario "$s" --mode "$m" --repeat-number "$r" --disk "$f${profile:+:$profile}" \
 		"${opts[@]}" >/dev/null 2>"$matrix/$name.err" &
 	running[$!]=$name
 	cpu_of[$!]=$c

@@ -5,7 +5,7 @@ RL_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RL_BUILD=${RL_BUILD:-$RL_TOP/build}
 RL_FLAVOR=${KERNEL_FLAVOR:-normal}
 RL_KSRC=${RL_KSRC:-$RL_BUILD/src/linux}
-RL_KOUT=$RL_BUILD/kernel/$RL_FLAVOR
+RL_KOUT=${RL_KOUT:-$RL_BUILD/kernel/$RL_FLAVOR}
 RL_KERNEL=$RL_KOUT/linux
 RL_ROOTFS=$RL_BUILD/rootfs/rootfs.cpio
 # host tools (scripts/tools): they read what a guest left in a run folder
@@ -17,7 +17,8 @@ RL_RESULTS=${RL_RESULTS:-$RL_TOP/results}
 # files (splats, summary rows, histograms); raw files stay as written
 RL_DERIVED=derived
 RL_FLAVORS="normal debug"
-RL_KERNEL_TARBALL=${RL_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+# the Debian kernel source package the lab's series applies to
+RL_KERNEL_SOURCE=linux-source-6.12
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/reclaimlab/ccache}
 
 die() {
@@ -79,3 +80,5 @@ conf_value() {
 . "$RL_TOP/scripts/lib/run-folder.sh"
 # shellcheck source=scripts/lib/matrix.sh
 . "$RL_TOP/scripts/lib/matrix.sh"
+# shellcheck source=scripts/lib/kernels.sh
+. "$RL_TOP/scripts/lib/kernels.sh"

@@ -48,6 +48,8 @@ usage: scripts/run.sh [options] [--] [guest command...]
   --job FILE           run this shell script in the guest
   --interactive        a shell in the guest on this terminal
   --kernel FILE        UML kernel (default: build/kernel/\$KERNEL_FLAVOR/linux)
+  --kernel-name NAME   the kernel's name on a matrix of kernels (compare.sh
+                       --kernel): a scenario run's mode is then MODE@NAME
   --wrap "CMD ARGS"    start the kernel as CMD ARGS KERNEL ARGS..., e.g.
                        --wrap "gdb -batch -x cmds --args" (see scripts/gdb.sh)
 With no command, the guest runs 'true'.  The exit status is the guest
@@ -69,6 +71,7 @@ extra_args=""
 job_file=""
 interactive=0
 kernel=$RL_KERNEL
+kernel_name=""
 wrap=""
 tt_cpu=""
 cpu=auto
@@ -110,10 +113,11 @@ while [ $# -gt 0 ]; do
 	--job) need_arg "$@"; job_file=$2; shift 2 ;;
 	--interactive) interactive=1; shift ;;
 	--kernel) need_arg "$@"; kernel=$2; shift 2 ;;
+	--kernel-name) need_arg "$@"; kernel_name=$2; shift 2 ;;
 	--wrap) need_arg "$@"; wrap=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
-	-*) die "unknown option '$1' (valid: --scenario --mode --set --preset --repeat-number --disk --swap --no-tools --trace-dat --blktrace --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --wrap --help)" ;;
+	-*) die "unknown option '$1' (valid: --scenario --mode --set --preset --repeat-number --disk --swap --no-tools --trace-dat --blktrace --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --kernel-name --wrap --help)" ;;
 	*) break ;;
 	esac
 done
@@ -139,6 +143,8 @@ fi
 [ "$trace_dat$blktrace" = 00 ] || tools_attached "$tools" ||
 	die "--trace-dat and --blktrace need the tools disk (trace-cmd, blktrace): drop --no-tools, or build it with 'make guest-tools'"
 [ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
+[ -z "$kernel_name" ] || [[ "$kernel_name" =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] ||
+	die "bad --kernel-name '$kernel_name' (valid: letters, digits and . _ + -, starting with a letter or digit)"
 [ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
 [ -x "$RL_SPLATS" ] || die "$RL_SPLATS not found; build it with 'make rootfs'"
 check_guest_mem "$mem"

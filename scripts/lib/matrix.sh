@@ -46,17 +46,37 @@ create_matrix_folder() {
 	[ -w "$1" ] || die "results folder '$1' is not writable"
 }
 
-# matrix_runs "SCENARIO ..." "FS ..." "MODE ..." REPEAT: the names of the
-# matrix's runs, SCENARIO.FS.MODE.rN, one a line, in the order they run
+# matrix_runs "SCENARIO ..." "FS ..." "MODE ..." REPEAT ["KERNEL ..."]: the
+# names of the matrix's runs, one a line, in the order they run:
+# SCENARIO.FS.MODE.rN, or SCENARIO.FS.MODE@KERNEL.rN on a matrix of kernels
 matrix_runs() {
-	local s f m r
+	local s f m k r
 	for s in $1; do
 		for f in $2; do
 			for m in $3; do
-				for r in $(seq 1 "$4"); do
-					echo "$s.$f.$m.r$r"
+				for k in ${5:-""}; do
+					for r in $(seq 1 "$4"); do
+						echo "$s.$f.$m${k:+@$k}.r$r"
+					done
 				done
 			done
 		done
 	done
+}
+
+# run_name_parts NAME: "SCENARIO FS MODE KERNEL REPEAT" of a run name (KERNEL
+# is - on a matrix without kernels); names and modes have no dots, a
+# kernel name may (6.1)
+run_name_parts() {
+	local s f rest mk
+	s=${1%%.*}
+	rest=${1#*.}
+	f=${rest%%.*}
+	rest=${rest#*.}
+	mk=${rest%.r*}
+	if [[ "$mk" == *@* ]]; then
+		echo "$s $f ${mk%%@*} ${mk#*@} ${1##*.r}"
+	else
+		echo "$s $f $mk - ${1##*.r}"
+	fi
 }

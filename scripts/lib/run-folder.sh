@@ -71,9 +71,12 @@ hostfs_args() {
 	echo "hostfs=$1/run,confine reclaimlab.run=$1/run"
 }
 
-# kernel_conf KERNEL: run.conf's lines of the kernel binary KERNEL's build
+# kernel_conf KERNEL: run.conf's lines of the kernel binary KERNEL's build:
+# its release, source (package and version, or git tree and commit) and
+# series (hash of the applied patch series)
 kernel_conf() {
 	echo "kernel_release=$(cat "$(dirname "$1")/include/config/kernel.release" 2>/dev/null)"
+	echo "kernel_source=$(cat "$(dirname "$1")/reclaimlab-source" 2>/dev/null)"
 	echo "series=$(cat "$(dirname "$1")/reclaimlab-series" 2>/dev/null)"
 }
 
@@ -89,6 +92,7 @@ run_finished() {
 write_run_conf() {
 	echo "run=$run_id"
 	echo "kernel=$kernel"
+	echo "kernel_name=$kernel_name"
 	echo "flavor=$RL_FLAVOR"
 	echo "mem=$mem"
 	echo "disks=$(disk_models "$disks" "$swap" "$swap_profile")"
@@ -109,5 +113,5 @@ write_run_conf() {
 	echo "clock=${time_travel/#0/host}"
 	echo "scenario=$scenario"
 	[ -z "$scenario" ] ||
-		scenario_conf "$(first_disk "$disks")" "$mode" "$repeat_number" "$scenario_data"
+		scenario_conf "$(first_disk "$disks")" "$mode" "$repeat_number" "$scenario_data" "$kernel_name"
 }

@@ -95,14 +95,16 @@ scenario_job() {
 	echo "exec rl-scenario $1"
 }
 
-# scenario_conf FS:PROFILE MODE REPEAT DATA: run.conf's lines of what a
-# scenario's run is: its disk, mode, repeat and, from its scenario_info
-# DATA, its parameters (all, resolved) and the --set ones
+# scenario_conf FS:PROFILE MODE REPEAT DATA [KERNEL_NAME]: run.conf's lines
+# of what a scenario's run is: its disk, mode, repeat and, from its
+# scenario_info DATA, its parameters (all, resolved) and the --set ones.
+# On a matrix of kernels the mode is MODE@KERNEL_NAME, so summaries and the
+# report tell the kernels apart; its knobs are MODE's.
 scenario_conf() {
 	echo "fs=${1%%:*}"
 	echo "profile=${1#*:}"
 	echo "profile_values=$(disk_model "${1#*:}")"
-	echo "mode=$2"
+	echo "mode=$2${5:+@$5}"
 	echo "knobs=$(mode_knobs "$2")"
 	echo "repeat=$3"
 	echo "preset=$(info_value "$4" preset)"

@@ -117,6 +117,41 @@ static int by_count(const void *a, const void *b)
 	return strcmp(x->status, y->status);
 }
 
+/*
+ * A matrix of kernels (compare.sh --kernel NAME=SPEC): each kernel by name,
+ * with what its first run recorded of it; its runs' mode is MODE@NAME.
+ */
+static void kernels_line(struct rep *r, FILE *f)
+{
+	static const char *const keys[] = { "kernel_source", "series" };
+	struct strv names = { 0 };
+	size_t i, k;
+
+	for (i = 0; i < r->nruns; i++) {
+		char *name = rep_conf_value(r->runs[i].conf ? r->runs[i].conf : "", "kernel_name");
+
+		if (name && *name && !strv_has(&names, name)) {
+			const struct rep_run *run = &r->runs[i];
+
+			fprintf(f, "%s`%s`: %s", names.n ? "; " : "- Kernels (a mode MODE@NAME ran on kernel NAME): ",
+				name, run->kernel ? run->kernel : "release unknown");
+			for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+				char *v = rep_conf_value(run->conf, keys[k]);
+
+				fprintf(f, "%s%s %s", k ? ", " : " (", keys[k],
+					v && *v ? v : "unknown");
+				free(v);
+			}
+			fprintf(f, ")");
+			strv_push(&names, name);
+		}
+		free(name);
+	}
+	if (names.n)
+		fprintf(f, "\n");
+	strv_free(&names);
+}
+
 static void header(struct rep *r, FILE *f)
 {
 	struct status_count *counts;
@@ -145,6 +180,7 @@ static void header(struct rep *r, FILE *f)
 	for (i = 0; i < kernels.n; i++)
 		fprintf(f, "%s%s", i ? ", " : "", kernels.v[i]);
 	fprintf(f, "\n");
+	kernels_line(r, f);
 	if (!started.n)
 		fprintf(f, "- Runs started: unknown\n");
 	else if (!strcmp(started.v[0], started.v[started.n - 1]))

@@ -1,0 +1,72 @@
+# shellcheck shell=bash
+# The kernels of a matrix (compare.sh --kernel NAME=SPEC, repeatable): what
+# a spec names, and building each once into build/kernels/NAME.  Sourced by
+# lib.sh.
+#
+#   lab             the lab's own kernel: kernel-patches/ on linux-source-6.12
+#                   (build/kernel/FLAVOUR, as `make kernel` builds it)
+#   series:DIR      the series folder DIR: its `series` and patches, its
+#                   `source` (the Debian package, e.g. linux-source-6.1) and
+#                   its *.config fragments after the lab's config, e.g.
+#                   kernel-patches/6.1 (6.1 with the lab's UML patches only)
+#   git:REPO@REV    commit REV of the kernel git tree REPO, as it is, with the
+#                   lab's config (a tree that carries the lab's UML patches,
+#                   e.g. a worktree of build/src/linux with changes of one's own)
+
+RL_KERNEL_SPECS="lab series:DIR git:REPO@REV"
+
+# kernel_spec NAME=SPEC: check a --kernel and print it with DIR or REPO
+# made absolute (matrix.conf keeps it so, for --resume from anywhere); die
+# naming what is wrong
+kernel_spec() {
+	local name=${1%%=*} spec=${1#*=} path rev
+	[[ "$1" == *=* ]] || die "bad --kernel '$1' (valid: NAME=SPEC, SPEC one of: $RL_KERNEL_SPECS)"
+	# the name goes into run names (SCENARIO.FS.MODE@NAME.rN) and folders
+	[[ "$name" =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] ||
+		die "bad kernel name '$name' in --kernel '$1' (valid: letters, digits and . _ + -, starting with a letter or digit)"
+	[[ "$spec" =~ ^[A-Za-z0-9._/+@:~-]+$ ]] ||
+		die "bad kernel spec '$spec' in --kernel '$1' (valid: $RL_KERNEL_SPECS; paths of letters, digits and . _ / + @ : ~ -)"
+	case "$spec" in
+	lab) ;;
+	series:*)
+		path=${spec#series:}
+		[ -f "$path/series" ] ||
+			die "kernel $name: '$path' has no series file (valid: a series folder, e.g. kernel-patches/6.1)"
+		spec=series:$(cd "$path" && pwd)
+		;;
+	git:*@*)
+		path=${spec#git:}
+		rev=${path##*@}
+		path=${path%@*}
+		git -C "$path" rev-parse -q --verify "$rev^{commit}" >/dev/null 2>&1 ||
+			die "kernel $name: no commit '$rev' in the git tree '$path'"
+		spec=git:$(cd "$path" && pwd)@$rev
+		;;
+	*) die "unknown kernel spec '$spec' in --kernel '$1' (valid: $RL_KERNEL_SPECS)" ;;
+	esac
+	echo "$name=$spec"
+}
+
+# kernel_build NAME SPEC: build the kernel of a checked spec (or bring it
+# up to date: build-kernel.sh rebuilds only what changed) and print the
+# path of its binary; the build's output goes to build/kernels/NAME.log
+kernel_build() {
+	local name=$1 spec=$2 dir=$RL_BUILD/kernels/$1 out env=()
+	out=$dir/$RL_FLAVOR
+	case "$spec" in
+	lab)
+		out=$RL_BUILD/kernel/$RL_FLAVOR
+		env=(RL_KOUT="$out")
+		;;
+	series:*) env=(RL_PATCHDIR="${spec#series:}" RL_KSRC="$dir/src" RL_KOUT="$out") ;;
+	git:*) env=(RL_KERNEL_GIT="${spec#git:}" RL_KSRC="$dir/src" RL_KOUT="$out") ;;
+	esac
+	mkdir -p "$RL_BUILD/kernels"
+	note "kernel $name ($spec): building or checking $out"
+	env "${env[@]}" KERNEL_FLAVOR="$RL_FLAVOR" "$RL_TOP/scripts/build-kernel.sh" \
+		>"$RL_BUILD/kernels/$name.log" 2>&1 || {
+		tail -5 "$RL_BUILD/kernels/$name.log" >&2
+		die "kernel $name ($spec) did not build; log: $RL_BUILD/kernels/$name.log"
+	}
+	echo "$out/linux"
+}
