@@ -18,9 +18,9 @@
 #
 # Usage: scripts/build-kernel.sh [--prepare-only | --apply-only]
 #        KERNEL_FLAVOR=debug scripts/build-kernel.sh   (lockdep/KASAN kernel)
-#        RL_PATCHDIR=DIR RL_KSRC=SRC RL_KOUT=OUT scripts/build-kernel.sh
-#                        (another series, source tree and build folder:
-#                        scripts/lib/kernels.sh builds compare.sh's --kernel so)
+#        scripts/build-kernel.sh --kernel NAME=SPEC    (a kernel of compare.sh
+#            --kernel: SPEC lab, series:DIR or git:REPO@REV; scripts/lib/kernels.sh)
+#        RL_PATCHDIR=DIR RL_KSRC=SRC scripts/build-kernel.sh --apply-only
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -28,15 +28,25 @@ check_flavor
 
 LAB_PATCHDIR=$RL_TOP/kernel-patches
 PATCHDIR=${RL_PATCHDIR:-$LAB_PATCHDIR}
-SERIES=$PATCHDIR/series
-GIT_SPEC=${RL_KERNEL_GIT:-}
+GIT_SPEC=""
 stop_after=build
-case "${1:-}" in
-"") ;;
---prepare-only) stop_after=config ;;
---apply-only) stop_after=series ;;
-*) die "unknown option '$1' (valid: --prepare-only --apply-only)" ;;
-esac
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--prepare-only) stop_after=config; shift ;;
+	--apply-only) stop_after=series; shift ;;
+	--kernel)
+		[ $# -ge 2 ] || die "option --kernel needs NAME=SPEC"
+		spec=$(kernel_spec "$2")
+		read -r PATCHDIR RL_KSRC RL_KOUT GIT_SPEC <<<"$(kernel_places "${spec%%=*}" "${spec#*=}")"
+		[ "$GIT_SPEC" != - ] || GIT_SPEC=""
+		RL_KERNEL=$RL_KOUT/linux
+		mkdir -p "$(dirname "$RL_KSRC")"
+		shift 2
+		;;
+	*) die "unknown option '$1' (valid: --prepare-only --apply-only --kernel NAME=SPEC)" ;;
+	esac
+done
+SERIES=$PATCHDIR/series
 
 git_k() { git -C "$RL_KSRC" -c user.name=reclaimlab -c user.email=reclaimlab@localhost "$@"; }
 
@@ -206,6 +216,11 @@ mkdir -p "$RL_BUILD/src" "$CCACHE_DIR"
 	apply_series
 ) 9>"$RL_BUILD/src/.lock"
 [ "$stop_after" = series ] && exit 0
+# one build at a time in a build folder (the tests build kernels in the
+# background while a user may build the same one)
+mkdir -p "$RL_KOUT"
+exec 8>"$RL_KOUT/.build-lock"
+flock 8
 make_config
 [ "$stop_after" = config ] && exit 0
 

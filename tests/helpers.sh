@@ -64,20 +64,20 @@ expect_no_uml_left() {
 	fi
 }
 
-# debug_build_wait: wait for the debug kernel that run-tests.sh builds in
-# the background; fail with its log if the build failed.
-debug_build_wait() {
-	local rc_file=$RL_BUILD/test-logs/debug-build.rc waited=0
+# build_wait NAME: wait for the kernel that run-tests.sh builds in the
+# background (debug, linux-6.1); fail with its log if the build failed.
+build_wait() {
+	local rc_file=$RL_BUILD/test-logs/$1-build.rc waited=0
 	# not started by run-tests.sh (a test run by hand): use what is built
-	[ -f "$RL_BUILD/test-logs/debug-build.log" ] || return 0
+	[ -f "$RL_BUILD/test-logs/$1-build.log" ] || return 0
 	while [ ! -f "$rc_file" ]; do
-		[ "$waited" -lt 3600 ] || fail "the debug kernel build did not finish in an hour"
+		[ "$waited" -lt 3600 ] || fail "the $1 kernel build did not finish in an hour"
 		sleep 5
 		waited=$((waited + 5))
 	done
-	echo "waited ${waited}s for the debug kernel build"
+	echo "waited ${waited}s for the $1 kernel build"
 	[ "$(cat "$rc_file")" = 0 ] ||
-		fail "the debug kernel build failed: $(tail -5 "$RL_BUILD/test-logs/debug-build.log")"
+		fail "the $1 kernel build failed: $(tail -5 "$RL_BUILD/test-logs/$1-build.log")"
 }
 
 # kunit_suites_pass RUNDIR: boot with kunit.enable=1 (KERNEL_FLAVOR picks

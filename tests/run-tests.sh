@@ -61,17 +61,25 @@ run_test() {
 	fi
 }
 
-# The debug kernel of t-80 builds in the background at low priority while
-# the other tests run (they leave most of the two cores idle); t-80 waits
-# for it through debug_build_wait in helpers.sh.
-rm -f "$LOGS/debug-build.rc" "$LOGS/debug-build.log"
-debug_tests=$(grep -ohE '^t_debug_flavour[a-z0-9_]*' "$TESTS_DIR"/t-*.sh)
-if [ "$pattern" != unit ] && grep -qE -e "$pattern" <<<"$debug_tests"; then
-	(
-		nice -n 19 env KERNEL_FLAVOR=debug "$RL_TOP/scripts/build-kernel.sh" >"$LOGS/debug-build.log" 2>&1
-		echo $? >"$LOGS/debug-build.rc"
-	) &
-fi
+# The kernels only some tests boot build in the background at low priority
+# while the other tests run (they leave most of the two cores idle): the
+# debug kernel of t-80 (tests t_debug_flavour*) and 6.1 with the lab's UML
+# patches of t-65 (t_kernels_61*).  The tests wait for theirs through
+# build_wait in helpers.sh.
+background_build() { # NAME TEST-PREFIX COMMAND...
+	local name=$1 prefix=$2 tests
+	shift 2
+	rm -f "$LOGS/$name-build.rc" "$LOGS/$name-build.log"
+	tests=$(grep -ohE "^${prefix}[a-z0-9_]*" "$TESTS_DIR"/t-*.sh)
+	if [ "$pattern" != unit ] && grep -qE -e "$pattern" <<<"$tests"; then
+		(
+			nice -n 19 "$@" >"$LOGS/$name-build.log" 2>&1
+			echo $? >"$LOGS/$name-build.rc"
+		) &
+	fi
+}
+background_build debug t_debug_flavour env KERNEL_FLAVOR=debug "$RL_TOP/scripts/build-kernel.sh"
+background_build linux-6.1 t_kernels_61 "$RL_TOP/scripts/build-kernel.sh" --kernel "6.1=series:$RL_TOP/kernel-patches/6.1"
 
 if [[ unit =~ $pattern ]]; then
 	run_unit_tests

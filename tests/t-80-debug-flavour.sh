@@ -8,7 +8,7 @@
 
 t_debug_flavour_kernel() {
 	local run=$TEST_TMP/debug-kernel
-	debug_build_wait
+	build_wait debug
 	[ -x "$RL_BUILD/kernel/debug/linux" ] || fail "no debug kernel; build it with 'make KERNEL_FLAVOR=debug kernel'"
 	[ -x "$RL_BUILD/kernel/normal/linux" ] || fail "the debug build replaced the normal kernel"
 	KERNEL_FLAVOR=debug guest "$run" -- 'uname -r; zcat /proc/config.gz | grep -E "^CONFIG_(KASAN|PROVE_LOCKING|DEBUG_VM|DEBUG_LIST)=y"' ||
@@ -21,13 +21,13 @@ t_debug_flavour_kernel() {
 }
 
 t_debug_flavour_kunit() {
-	debug_build_wait
+	build_wait debug
 	KERNEL_FLAVOR=debug kunit_suites_pass "$TEST_TMP/debug-kunit"
 }
 
 t_debug_flavour_matrix_has_no_splats() {
 	local m=$TEST_TMP/debug-matrix r n=0
-	debug_build_wait
+	build_wait debug
 	KERNEL_FLAVOR=debug "$RL_TOP/scripts/compare.sh" --scenario all --fs ext4 --modes patched --repeat 1 \
 		--jobs 2 --results "$m" >"$TEST_TMP/debug-matrix.log" 2>&1 ||
 		fail "the debug matrix failed: $(tail -5 "$TEST_TMP/debug-matrix.log")"
@@ -48,7 +48,7 @@ t_debug_flavour_matrix_has_no_splats() {
 # The umount of t-30 with works in flight, under lockdep and KASAN.
 t_debug_flavour_umount_drains_pageout_works() {
 	local run=$TEST_TMP/debug-umount
-	debug_build_wait
+	build_wait debug
 	KERNEL_FLAVOR=debug umount_with_pageout_works "$run"
 	grep -q '^flavor=debug$' "$run/run.conf" || fail "did not run the debug kernel"
 	umount_left_no_busy_inodes "$run"
@@ -58,7 +58,7 @@ t_debug_flavour_umount_drains_pageout_works() {
 # and KASAN, with zero splats.
 t_debug_flavour_pageout_congestion_per_device() {
 	local run=$TEST_TMP/debug-two-disks
-	debug_build_wait
+	build_wait debug
 	KERNEL_FLAVOR=debug two_disks_run "$run"
 	grep -q '^flavor=debug$' "$run/run.conf" || fail "did not run the debug kernel"
 	two_disks_check "$run"
@@ -68,7 +68,7 @@ t_debug_flavour_pageout_congestion_per_device() {
 # The late fork failure of t-70 under lockdep and KASAN.
 t_debug_flavour_failed_fork_does_not_panic() {
 	local run=$TEST_TMP/debug-forkfail
-	debug_build_wait
+	build_wait debug
 	KERNEL_FLAVOR=debug fork_fails_late "$run"
 	grep -q '^flavor=debug$' "$run/run.conf" || fail "did not run the debug kernel"
 }

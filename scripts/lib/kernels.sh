@@ -47,26 +47,30 @@ kernel_spec() {
 	echo "$name=$spec"
 }
 
+# kernel_places NAME SPEC: "SERIES-FOLDER SOURCE-TREE BUILD-FOLDER GIT" of a
+# checked spec, what build-kernel.sh --kernel builds from and into: another
+# kernel's tree and build are build/kernels/NAME/src and /FLAVOUR; GIT is
+# REPO@REV or -
+kernel_places() {
+	local dir=$RL_BUILD/kernels/$1
+	case "$2" in
+	lab) echo "$RL_TOP/kernel-patches $RL_BUILD/src/linux $RL_BUILD/kernel/$RL_FLAVOR -" ;;
+	series:*) echo "${2#series:} $dir/src $dir/$RL_FLAVOR -" ;;
+	git:*) echo "$RL_TOP/kernel-patches $dir/src $dir/$RL_FLAVOR ${2#git:}" ;;
+	esac
+}
+
 # kernel_build NAME SPEC: build the kernel of a checked spec (or bring it
 # up to date: build-kernel.sh rebuilds only what changed) and print the
 # path of its binary; the build's output goes to build/kernels/NAME.log
 kernel_build() {
-	local name=$1 spec=$2 dir=$RL_BUILD/kernels/$1 out env=()
-	out=$dir/$RL_FLAVOR
-	case "$spec" in
-	lab)
-		out=$RL_BUILD/kernel/$RL_FLAVOR
-		env=(RL_KOUT="$out")
-		;;
-	series:*) env=(RL_PATCHDIR="${spec#series:}" RL_KSRC="$dir/src" RL_KOUT="$out") ;;
-	git:*) env=(RL_KERNEL_GIT="${spec#git:}" RL_KSRC="$dir/src" RL_KOUT="$out") ;;
-	esac
+	local out
+	out=$(kernel_places "$1" "$2" | cut -d' ' -f3)
 	mkdir -p "$RL_BUILD/kernels"
-	note "kernel $name ($spec): building or checking $out"
-	env "${env[@]}" KERNEL_FLAVOR="$RL_FLAVOR" "$RL_TOP/scripts/build-kernel.sh" \
-		>"$RL_BUILD/kernels/$name.log" 2>&1 || {
-		tail -5 "$RL_BUILD/kernels/$name.log" >&2
-		die "kernel $name ($spec) did not build; log: $RL_BUILD/kernels/$name.log"
+	note "kernel $1 ($2): building or checking $out"
+	"$RL_TOP/scripts/build-kernel.sh" --kernel "$1=$2" >"$RL_BUILD/kernels/$1.log" 2>&1 || {
+		tail -5 "$RL_BUILD/kernels/$1.log" >&2
+		die "kernel $1 ($2) did not build; log: $RL_BUILD/kernels/$1.log"
 	}
 	echo "$out/linux"
 }
