@@ -757,11 +757,19 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 		fprintf(f, "%s%s=%s", i ? ", " : "", order.v[i], value.v[i]);
 		absent += !strcmp(value.v[i], "absent");
 	}
-	if (absent == order.n)
-		fprintf(f, " — **all absent: this kernel has none of these knobs, so the %s runs ran the kernel's default behaviour%s%s%s**",
-			mode, strcmp(mode, "vanilla") ? " (" : "",
-			strcmp(mode, "vanilla") ? mode : "",
-			strcmp(mode, "vanilla") ? " == vanilla)" : "");
+	if (absent == order.n) {
+		/* MODE@KERNEL (a matrix of kernels) is vanilla@KERNEL */
+		const char *at = strchr(mode, '@');
+		char vanilla[96];
+
+		snprintf(vanilla, sizeof(vanilla), "vanilla%s", at ? at : "");
+		if (strcmp(mode, vanilla))
+			fprintf(f, " — **all absent: this kernel has none of these knobs, so the %s runs ran the kernel's default behaviour (%s == %s)**",
+				mode, mode, vanilla);
+		else
+			fprintf(f, " — **all absent: this kernel has none of these knobs, so the %s runs ran the kernel's default behaviour**",
+				mode);
+	}
 	/* the series hooks the classic LRU; say what MGLRU leaves out */
 	if (mglru && !mglru_off)
 		fprintf(f, " — **the multi-gen LRU is on: vm.reclaim_wait_dirty has no effect under it (its wait is in the classic LRU's shrink_inactive_list()); the pageout works, vm.reclaim_plug and vm.reclaim_throttle_writeback apply to both LRUs**");

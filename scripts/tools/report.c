@@ -252,7 +252,7 @@ static void absent_knobs(struct rep *r, FILE *f)
 	} else {
 		fprintf(f, "> **Knobs absent** in mode(s) ");
 		strv_print(f, &absent, " ");
-		fprintf(f, ": those runs ran the kernel's default behaviour, the same as vanilla.\n");
+		fprintf(f, ": those runs ran their kernel's default behaviour, the same as vanilla on that kernel.\n");
 	}
 	fprintf(f, "\n");
 	strv_free(&absent);
