@@ -1001,6 +1001,33 @@ static size_t dim_values(const struct agg_set *s, const char *scn,
 	return n;
 }
 
+/*
+ * The kernels of a scenario's runs on a matrix of kernels (compare.sh
+ * --kernel): the "@NAME" end of their modes, "" for a mode without one;
+ * sorted, each once.  A check that names modes is evaluated per kernel.
+ */
+static size_t kernel_values(const struct agg_set *s, const char *scn,
+			    const char **vals)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < s->nruns; i++) {
+		const char *m = s->runs[i].dim[AGG_MODE], *at = strchr(m, '@');
+		const char *v = at ? at : m + strlen(m);
+
+		if (s->runs[i].dim[AGG_SCENARIO] != scn)
+			continue;
+		for (j = 0; j < n && strcmp(vals[j], v) < 0; j++)
+			;
+		if (j < n && !strcmp(vals[j], v))
+			continue;
+		memmove(vals + j + 1, vals + j, (n - j) * sizeof(*vals));
+		vals[j] = v;
+		n++;
+	}
+	return n;
+}
+
 /* Did the matrix have a run of scn with this fs and mode? */
 static int have_cell(const struct agg_set *s, const char *scn, const char *fs,
 		     const char *mode)
@@ -1014,14 +1041,25 @@ static int have_cell(const struct agg_set *s, const char *scn, const char *fs,
 	return 0;
 }
 
-/* The side's values in the cell into *vals (malloc'ed, sorted). */
+/*
+ * The side's values in the cell into *vals (malloc'ed, sorted).  The side's
+ * mode=M is M@NAME in the cell of kernel "@NAME".
+ */
 static int eval_side(const struct agg_set *s, const char *scn,
 		     const struct agg_side *side, const char *cell_fs,
-		     const char *cell_mode, struct agg_value *out, double **pvals)
+		     const char *cell_mode, const char *cell_kernel,
+		     struct agg_value *out, double **pvals)
 {
 	const char *want_fs = *side->fs ? side->fs : cell_fs;
 	const char *want_mode = *side->mode ? side->mode : cell_mode;
+	char mode_on_kernel[2 * sizeof(side->mode)];
 	double *vals;
+
+	if (*side->mode && cell_kernel && *cell_kernel) {
+		snprintf(mode_on_kernel, sizeof(mode_on_kernel), "%s%s", side->mode,
+			 cell_kernel);
+		want_mode = mode_on_kernel;
+	}
 	size_t i, n = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -1148,53 +1186,61 @@ size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 		      const struct agg_check *c, struct agg_verdict **out)
 {
 	const char *scn = strtab_find(&s->strings, scenario);
-	const char **fs_vals = NULL, **mode_vals = NULL;
-	size_t nfs = 1, nmode = 1, i, j, n = 0;
+	const char **fs_vals = NULL, **mode_vals = NULL, **kernel_vals = NULL;
+	size_t nfs = 1, nmode = 1, nkernel = 1, i, j, k, n = 0;
 	struct agg_verdict *v = NULL;
 
 	*out = NULL;
 	fs_vals = malloc((s->nruns + 1) * sizeof(*fs_vals));
 	mode_vals = malloc((s->nruns + 1) * sizeof(*mode_vals));
-	if (!fs_vals || !mode_vals)
+	kernel_vals = malloc((s->nruns + 1) * sizeof(*kernel_vals));
+	if (!fs_vals || !mode_vals || !kernel_vals)
 		goto nomem;
-	fs_vals[0] = mode_vals[0] = NULL;
+	fs_vals[0] = mode_vals[0] = kernel_vals[0] = NULL;
 	if (scn && !*c->left.fs && !*c->right.fs)
 		nfs = dim_values(s, scn, AGG_FS, fs_vals);
 	if (scn && !*c->left.mode && !*c->right.mode)
 		nmode = dim_values(s, scn, AGG_MODE, mode_vals);
-	v = calloc(nfs * nmode + 1, sizeof(*v));
+	else if (scn)
+		nkernel = kernel_values(s, scn, kernel_vals);
+	v = calloc(nfs * nmode * nkernel + 1, sizeof(*v));
 	if (!v)
 		goto nomem;
 	for (i = 0; scn && i < nfs; i++) {
 		for (j = 0; j < nmode; j++) {
-			struct agg_verdict *cur;
-			size_t used = 0;
+			for (k = 0; k < nkernel; k++) {
+				struct agg_verdict *cur;
+				size_t used = 0;
 
-			if (fs_vals[i] && mode_vals[j] &&
-			    !have_cell(s, scn, fs_vals[i], mode_vals[j]))
-				continue;
-			cur = &v[n++];
+				if (fs_vals[i] && mode_vals[j] &&
+				    !have_cell(s, scn, fs_vals[i], mode_vals[j]))
+					continue;
+				cur = &v[n++];
 
-			if (fs_vals[i])
-				used += snprintf(cur->where, sizeof(cur->where),
-						 "fs=%s", fs_vals[i]);
-			if (mode_vals[j])
-				snprintf(cur->where + used, sizeof(cur->where) - used,
-					 "%smode=%s", used ? " " : "", mode_vals[j]);
-			if (!*cur->where)
-				snprintf(cur->where, sizeof(cur->where), "all");
-			{
-				double *lv = NULL, *rv = NULL;
-				int bad = eval_side(s, scn, &c->left, fs_vals[i], mode_vals[j],
-						    &cur->left, &lv) < 0 ||
-					  eval_side(s, scn, &c->right, fs_vals[i], mode_vals[j],
-						    &cur->right, &rv) < 0 ||
-					  decide(c, cur, lv, rv) < 0;
+				if (fs_vals[i])
+					used += snprintf(cur->where, sizeof(cur->where),
+							 "fs=%s", fs_vals[i]);
+				if (mode_vals[j])
+					used += snprintf(cur->where + used, sizeof(cur->where) - used,
+							 "%smode=%s", used ? " " : "", mode_vals[j]);
+				if (kernel_vals[k] && *kernel_vals[k])
+					snprintf(cur->where + used, sizeof(cur->where) - used,
+						 "%skernel=%s", used ? " " : "", kernel_vals[k] + 1);
+				if (!*cur->where)
+					snprintf(cur->where, sizeof(cur->where), "all");
+				{
+					double *lv = NULL, *rv = NULL;
+					int bad = eval_side(s, scn, &c->left, fs_vals[i], mode_vals[j],
+							    kernel_vals[k], &cur->left, &lv) < 0 ||
+						  eval_side(s, scn, &c->right, fs_vals[i], mode_vals[j],
+							    kernel_vals[k], &cur->right, &rv) < 0 ||
+						  decide(c, cur, lv, rv) < 0;
 
-				free(lv);
-				free(rv);
-				if (bad)
-					goto nomem;
+					free(lv);
+					free(rv);
+					if (bad)
+						goto nomem;
+				}
 			}
 		}
 	}
@@ -1205,11 +1251,13 @@ size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 	}
 	free(fs_vals);
 	free(mode_vals);
+	free(kernel_vals);
 	*out = v;
 	return n;
 nomem:
 	free(fs_vals);
 	free(mode_vals);
+	free(kernel_vals);
 	free(v);
 	return (size_t)-1;
 }

@@ -436,6 +436,8 @@ static void mechanism_cell(struct rep *r, const struct rep_scn *s, const struct 
 	char wfs[64], wmode[64], a[32], b[32];
 	const char *fs_where = where_value(v->v.where, "fs", wfs, sizeof(wfs));
 	const char *mode_where = where_value(v->v.where, "mode", wmode, sizeof(wmode));
+	char wkernel[64], side_mode[160];
+	const char *kernel_where = where_value(v->v.where, "kernel", wkernel, sizeof(wkernel));
 	struct strv seen = { 0 };
 	size_t k, i;
 	int any = 0;
@@ -444,9 +446,15 @@ static void mechanism_cell(struct rep *r, const struct rep_scn *s, const struct 
 		const char *fs = sides[k]->fs[0] ? sides[k]->fs : fs_where;
 		const char *mode = sides[k]->mode[0] ? sides[k]->mode : mode_where;
 
+		/* on a matrix of kernels a side's mode=M is M@KERNEL there */
+		if (sides[k]->mode[0] && kernel_where) {
+			snprintf(side_mode, sizeof(side_mode), "%s@%s", sides[k]->mode, kernel_where);
+			mode = side_mode;
+		}
+
 		for (i = 0; i < r->fs.n; i++) {
 			const struct agg_group *folios, *gap;
-			char key[160];
+			char key[320];
 
 			if (sides[k]->is_number || (fs && strcmp(fs, r->fs.v[i])))
 				continue;

@@ -594,6 +594,55 @@ TEST(test_eval_number_per_fs)
 	agg_free(&s);
 }
 
+/*
+ * A matrix of kernels (compare.sh --kernel): modes MODE@KERNEL.  A check
+ * that names a mode is evaluated on each kernel (mode=vanilla is
+ * vanilla@6.1 in the cell kernel=6.1); one that names none, per mode.
+ */
+TEST(test_eval_per_kernel)
+{
+	static const char *const modes[] = { "patched@6.12", "vanilla@6.12", "vanilla@6.1" };
+	static const char *const kills[] = { "0", "0", "2" };
+	const struct agg_verdict *x;
+	struct agg_verdict *v;
+	struct agg_check c;
+	struct agg_set s;
+	char line[256];
+	size_t i, r, n;
+
+	agg_init(&s);
+	for (i = 0; i < 3; i++)
+		for (r = 1; r <= 3; r++) {
+			snprintf(line, sizeof(line), "m.ext4.%s.r%zu\tmemcg-dd\text4\thdd\t%s\t%zu\tworkload.oom_kills\t%s",
+				 modes[i], r, modes[i], r, kills[i]);
+			CHECK_EQ_INT(agg_feed_line(&s, line), AGG_ROW);
+		}
+	CHECK_EQ_INT(agg_finish(&s), 0);
+	n = eval(&s, "memcg-dd", "workload.oom_kills mode=vanilla > 0", &c, &v);
+	CHECK_EQ_INT(n, 2);
+	x = verdict(v, n, "fs=ext4 kernel=6.1");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 3 && x->left.median == 2);
+	x = verdict(v, n, "fs=ext4 kernel=6.12");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->left.n == 3);
+	free(v);
+	/* 6.1 has no patched runs: not measured there, measured on 6.12 */
+	n = eval(&s, "memcg-dd", "workload.oom_kills mode=patched < mode=vanilla", &c, &v);
+	x = verdict(v, n, "fs=ext4 kernel=6.1");
+	CHECK(x && x->kind == AGG_NOT_MEASURED && x->right.n == 3);
+	x = verdict(v, n, "fs=ext4 kernel=6.12");
+	CHECK(x && x->left.n == 3 && x->right.n == 3);
+	free(v);
+	/* no mode named: one cell per mode, the kernel in its name */
+	n = eval(&s, "memcg-dd", "workload.oom_kills == 0", &c, &v);
+	CHECK_EQ_INT(n, 3);
+	x = verdict(v, n, "fs=ext4 mode=vanilla@6.1");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED);
+	x = verdict(v, n, "fs=ext4 mode=patched@6.12");
+	CHECK(x && x->kind == AGG_REPRODUCED);
+	free(v);
+	agg_free(&s);
+}
+
 TEST(test_missing_task_events_rule)
 {
 	struct agg_set s;
