@@ -79,3 +79,5 @@ conf_value() {
 . "$RL_TOP/scripts/lib/run-folder.sh"
 # shellcheck source=scripts/lib/matrix.sh
 . "$RL_TOP/scripts/lib/matrix.sh"
+# shellcheck source=scripts/lib/hosts.sh
+. "$RL_TOP/scripts/lib/hosts.sh"
