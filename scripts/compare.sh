@@ -250,8 +250,9 @@ write_job_list() {
 # first gets the bundle (once: it is named by its content's hash); a host
 # that cannot be reached or take it is left out.
 run_on_hosts() {
-	local login slots stage="" hash=none logins=() shown=""
+	local login slots stage="" hash=none logins=() shown="" retried
 	write_job_list "$matrix/jobs.tsv"
+	retried=$(lines_of "$matrix/hosts.log")
 	while read -r login slots; do
 		if [ "$login" != : ] && [ -z "$stage" ]; then
 			stage=$(mktemp -d "$matrix/.bundle.XXXXXX")
@@ -281,6 +282,13 @@ run_on_hosts() {
 	running[$!]=parallel
 	wait "$!" || hosts_failed=$?
 	unset "running[$!]"
+	retried=$(($(lines_of "$matrix/hosts.log") - retried))
+	[ "$retried" = 0 ] || note "attempts that failed on their host and went to another: $retried ($matrix/hosts.log)"
+}
+
+# lines_of FILE: its number of lines, 0 if there is no FILE
+lines_of() {
+	if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi
 }
 
 # bundle_images: the images the matrix's runs attach, as RL_IMAGES names
@@ -350,7 +358,7 @@ if [ -n "$hosts_file" ]; then
 	note "all $total runs done in $(($(date +%s) - begin))s; writing the report"
 	"$RL_TOP/scripts/report.sh" "$matrix"
 	[ "$hosts_failed" = 0 ] ||
-		die "$hosts_failed runs did not finish on any host (see $matrix/hosts.joblog and $matrix/NAME.err); continue with: scripts/compare.sh --resume $matrix --hosts $hosts_file"
+		die "$hosts_failed runs did not finish on any host (see $matrix/hosts.log and $matrix/NAME.err); continue with: scripts/compare.sh --resume $matrix --hosts $hosts_file"
 	exit 0
 fi
 

@@ -27,11 +27,18 @@ read_job_line "$3"
 name=${job_dir##*/}
 matrix=${job_dir%/runs/*}
 
+# host_failed WHY: end this attempt as the host's failure, for parallel to
+# retry elsewhere; MATRIX/hosts.log keeps the line (parallel shows only
+# the last attempt's output, and its joblog only the last attempt)
+host_failed() {
+	note "$name on $login: $1"
+	echo "$(date -Is) $name on $login: $1" >>"$matrix/hosts.log"
+	exit 1
+}
+
 if [ "$login" = : ]; then
-	run_job_here "$job_dir" "${job_opts[@]}" 2>"$matrix/$name.err" || {
-		note "$name on this machine: no final status; see $matrix/$name.err"
-		exit 1
-	}
+	run_job_here "$job_dir" "${job_opts[@]}" 2>"$matrix/$name.err" ||
+		host_failed "no final status ($(head -1 "$job_dir/status" 2>/dev/null)); see $matrix/$name.err"
 	echo : >"$job_dir/host"
 	note "finished $name on this machine: $(head -1 "$job_dir/status")"
 	exit 0
@@ -74,20 +81,17 @@ done
 
 read -r dir _ <<<"$(scratch)"
 if [ -z "$dir" ]; then
-	note "$name on $login: the run did not start; see $matrix/$name.err"
-	exit 1
+	host_failed "the run did not start; see $matrix/$name.err"
 fi
 incoming=$(mktemp -d "$matrix/.$name.incoming.XXXXXX")
 if ! (set -o pipefail; on_host "$login" "tar -c -C $dir $name" </dev/null |
 	tar -x --no-same-owner --no-same-permissions -C "$incoming"); then
-	note "$name on $login: could not copy the run folder back"
-	exit 1
+	host_failed "could not copy the run folder back"
 fi
 # a run folder is data: files and folders only (the guest can make nothing
 # else, hostfs confine), whatever the stream held
 if [ -n "$(find "$incoming" ! -type f ! -type d -print -quit)" ]; then
-	note "$name on $login: the copied run folder holds something other than files and folders; not kept"
-	exit 1
+	host_failed "the copied run folder holds something other than files and folders; not kept"
 fi
 on_host "$login" "rm -rf $dir" </dev/null || note "$name on $login: could not remove its scratch folder $dir there"
 set_aside_attempt "$job_dir"
@@ -95,8 +99,7 @@ mv "$incoming/$name" "$job_dir"
 echo "$login" >"$job_dir/host"
 [ "$interrupted" = 0 ] || exit 130
 if ! run_finished "$job_dir"; then
-	note "$name on $login: no final status ($(head -1 "$job_dir/status" 2>/dev/null)); see $matrix/$name.err"
-	exit 1
+	host_failed "no final status ($(head -1 "$job_dir/status" 2>/dev/null)); see $matrix/$name.err"
 fi
 summarize_run "$job_dir"
 note "finished $name on $login: $(head -1 "$job_dir/status")"

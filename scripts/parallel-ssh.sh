@@ -13,5 +13,25 @@ set -eu
 	exit 255
 }
 shift 2
-# as ssh does: the words are one command line for a shell (parallel's)
-exec bash -c "$*"
+
+# COMMAND is parallel's worker, which starts the job in a process group of
+# its own.  parallel stops a job (--termseq) by signalling its ssh's process
+# group, which here would kill the worker and leave the job running: so
+# the worker gets a group of its own (set -m), and a signal to this script
+# goes on to the job's group; then it waits for the worker to end.
+set -m
+# as ssh does: the words are one command line for a shell
+bash -c "$*" &
+worker=$!
+stop_job() {
+	local job
+	for job in $(pgrep -P "$worker"); do
+		kill -TERM -- "-$job" 2>/dev/null || true
+	done
+}
+trap stop_job TERM INT HUP
+while :; do
+	rc=0
+	wait "$worker" || rc=$?
+	kill -0 "$worker" 2>/dev/null || exit "$rc"
+done

@@ -10,8 +10,9 @@
 
 RL_REMOTE_DIR=.cache/reclaimlab
 # BatchMode: a host that wants a password fails at once instead of
-# waiting for an answer no one can give inside parallel
-RL_SSH=${RL_SSH:-ssh -o BatchMode=yes}
+# waiting for an answer no one can give inside parallel; a host that is
+# down fails in 20 s, not in the minutes of TCP's own timeout
+RL_SSH=${RL_SSH:-ssh -o BatchMode=yes -o ConnectTimeout=20}
 
 # The forms of a hosts file's lines, for the error messages
 RL_HOSTS_FORMS="':' (this machine), HOST or USER@HOST, each optionally with N/ in front for N runs at once (e.g. 2/lab2); '#' starts a comment line"
@@ -121,8 +122,10 @@ bundle_hash() {
 # be reached or the copy fails.  The copy is unpacked beside and renamed
 # at the end, so a bundle on a host is always whole.
 bundle_to_host() {
-	local b=$RL_REMOTE_DIR/bundles part
-	on_host "$1" "test -d $b/$3" </dev/null && return 0
+	local b=$RL_REMOTE_DIR/bundles part rc=0
+	on_host "$1" "test -d $b/$3" </dev/null || rc=$?
+	# 1: not there; anything else: ssh failed (255) or the shell did
+	[ "$rc" = 1 ] || return "$rc"
 	part=$3.part.$$.$(hostname -s)
 	check_remote_words "$part"
 	note "copying bundle ${3:0:12} to $1"
