@@ -152,6 +152,12 @@ t_hosts_failed_host_runs_go_elsewhere() {
 	[ "$n" -ge 1 ] || fail "no attempt of dying kept aside"
 	echo "$n attempts on dying kept aside; every run finished on hostb"
 	expect_match "$m/report.md" '^- Runs: 2 \(2 ok\)' "report"
+	# a run no host finishes fails the matrix, and says how to go on
+	printf '1/dying\n' >"$TEST_TMP/hosts-dying"
+	! hosts_compare "$TEST_TMP/hosts-dying" "$m-dying" --scenario memcg-dd --fs ext4 --modes patched --repeat 1 ||
+		fail "a matrix whose run finished nowhere succeeded"
+	cat "$m-dying.log"
+	expect_match "$m-dying.log" "1 runs did not finish on any host .*; continue with: scripts/compare.sh --resume $m-dying --hosts "
 }
 
 # --resume with --hosts runs only what is not finished, whoever ran the
