@@ -274,17 +274,20 @@ run_on_hosts() {
 	[ -z "$stage" ] || rm -rf "$stage"
 	[ -n "$shown" ] || die "no host of $hosts_file can take runs"
 	note "${#pending[@]} runs on${shown//:/this machine}"
-	# a failed run is tried on each host once at most (--retries: on one
-	# it has not failed on); a stopped job gets time to stop its guest
+	# A failed run is tried on each host once at most (--retries: on one
+	# it has not failed on).  A stopped job gets time to stop its guest and
+	# bring back what it left: its shell execs host-run.sh, so that the
+	# signal reaches host-run.sh's trap (a shell waiting for it would die of
+	# the signal, and parallel would take the job for ended).
 	parallel --plus --ssh "$RL_TOP/scripts/parallel-ssh.sh" "${logins[@]}" --retries "$((${#logins[@]} / 2))" \
 		--termseq TERM,30000,KILL,25 --joblog "+$matrix/hosts.joblog" \
-		"$(printf %q "$RL_TOP/scripts/host-run.sh") {sshlogin} $hash {}" :::: "$matrix/jobs.tsv" &
+		"exec $(printf %q "$RL_TOP/scripts/host-run.sh") {sshlogin} $hash {}" :::: "$matrix/jobs.tsv" &
 	running[$!]=parallel
 	# its exit status counts failed jobs; the run folders say which
 	wait "$!" || true
 	unset "running[$!]"
 	retried=$(($(lines_of "$matrix/hosts.log") - retried))
-	[ "$retried" = 0 ] || note "attempts that failed on their host and went to another: $retried ($matrix/hosts.log)"
+	[ "$retried" = 0 ] || note "attempts their host failed: $retried ($matrix/hosts.log)"
 }
 
 # lines_of FILE: its number of lines, 0 if there is no FILE

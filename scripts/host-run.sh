@@ -36,10 +36,16 @@ host_failed() {
 	exit 1
 }
 
+interrupted=0
 if [ "$login" = : ]; then
-	run_job_here "$job_dir" "${job_opts[@]}" 2>"$matrix/$name.err" ||
-		host_failed "no final status ($(head -1 "$job_dir/status" 2>/dev/null)); see $matrix/$name.err"
-	echo : >"$job_dir/host"
+	# stopped: run.sh (in this process group) has the signal too, marks
+	# the run interrupted and stops its guest; this script waits for it
+	trap 'interrupted=1' INT TERM HUP
+	finished=1
+	run_job_here "$job_dir" "${job_opts[@]}" 2>"$matrix/$name.err" || finished=0
+	[ ! -d "$job_dir" ] || echo : >"$job_dir/host"
+	[ "$interrupted" = 0 ] || exit 130
+	[ "$finished" = 1 ] || host_failed "no final status ($(head -1 "$job_dir/status" 2>/dev/null)); see $matrix/$name.err"
 	note "finished $name on this machine: $(head -1 "$job_dir/status")"
 	exit 0
 fi
@@ -62,7 +68,6 @@ scratch() {
 # Stopped (compare.sh interrupted, parallel's --termseq): stop the guest on
 # the host too (an ssh client killed here may leave its command running
 # there), wait for run.sh to mark the run interrupted, keep what it left.
-interrupted=0
 on_signal() {
 	local dir pid
 	interrupted=1

@@ -184,6 +184,35 @@ t_hosts_resume_skips_finished_runs() {
 	same_runs "$two" "$m"
 }
 
+# Stopped (Ctrl-C, SIGTERM), a matrix stops its guests on every host and
+# keeps what they left; --resume then finishes it.
+t_hosts_interrupt_stops_every_host() {
+	local m=$TEST_TMP/hosts-stop pid r
+	hosts_setup
+	"$RL_TOP/scripts/compare.sh" --hosts "$TEST_TMP/hosts-two" --ssh "$TEST_TMP/fake-ssh" --results "$m" \
+		"${HOSTS_MATRIX_OPTS[@]}" >"$m.log" 2>&1 &
+	pid=$!
+	# both hosts' guests under way
+	for _ in $(seq 600); do
+		[ "$(grep -lx running "$m"/runs/*/status "$TEST_TMP"/host-hostb/"$RL_REMOTE_DIR"/runs/*/*/status 2>/dev/null | wc -l)" = 2 ] && break
+		sleep 0.1
+	done
+	kill -TERM "$pid"
+	wait "$pid" && fail "an interrupted matrix exited 0"
+	cat "$m.log"
+	expect_match "$m.log" 'interrupted; finished runs are kept; continue with: scripts/compare.sh --resume'
+	for r in "$m"/runs/*; do
+		expect_no_uml_left "${r##*/}"
+		echo "${r##*/}: $(head -1 "$r/status") on $(cat "$r/host")"
+		[ "$(head -1 "$r/status")" = interrupted ] || fail "${r##*/} is not interrupted"
+	done
+	grep -qx hostb "$m"/runs/*/host || fail "hostb's stopped run did not come back"
+	[ -z "$(ls -A "$TEST_TMP/host-hostb/$RL_REMOTE_DIR/runs")" ] || fail "hostb kept scratch folders"
+	"$RL_TOP/scripts/compare.sh" --resume "$m" --hosts "$TEST_TMP/hosts-two" --ssh "$TEST_TMP/fake-ssh" >"$m.resume.log" 2>&1 ||
+		fail "the resume failed: $(tail -5 "$m.resume.log")"
+	expect_match "$m/report.md" '^- Runs: 4 \(4 ok\)' "report after the resume"
+}
+
 # A job list has a line per run still to do; a line run as a Slurm array
 # task would run it reproduces the matrix's run.
 t_hosts_job_list_line_reproduces_run() {
