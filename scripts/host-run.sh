@@ -8,7 +8,8 @@
 #
 #   scripts/host-run.sh LOGIN BUNDLE JOB-LINE
 #
-# LOGIN ':' is this machine: run.sh writes the run folder in place.  On any
+# LOGIN ':' is this machine: run.sh writes the run folder in place (BUNDLE
+# is not used: compare.sh gives 'none' when no host needs one).  On any
 # other host, run.sh of the bundle BUNDLE (copied there by compare.sh) runs
 # in a scratch folder; its folder is then copied back into the matrix,
 # checked to hold only files and folders, and the scratch folder removed.
@@ -22,7 +23,6 @@ set -eu
 [ $# -eq 3 ] || die "usage: scripts/host-run.sh LOGIN BUNDLE JOB-LINE (compare.sh --hosts starts it)"
 login=$1 bundle=$2
 check_login "$login"
-[[ "$bundle" =~ ^[0-9a-f]{64}$ ]] || die "bad bundle '$bundle' (valid: a SHA-256 in hex)"
 read_job_line "$3"
 name=${job_dir##*/}
 matrix=${job_dir%/runs/*}
@@ -50,6 +50,7 @@ if [ "$login" = : ]; then
 	exit 0
 fi
 
+[[ "$bundle" =~ ^[0-9a-f]{64}$ ]] || die "bad bundle '$bundle' (valid: a SHA-256 in hex)"
 command=$(remote_run_command "$bundle" "$name" "${job_opts[@]}")
 scratch_line=$(mktemp "$matrix/.$name.scratch.XXXXXX")
 incoming=""

@@ -182,6 +182,15 @@ t_hosts_resume_skips_finished_runs() {
 	ls -d "$m"/runs/memcg-dd.ext4.patched.r1.interrupted.* >/dev/null || fail "the interrupted attempt was not kept aside"
 	expect_match "$m/report.md" '^- Runs: 4 \(4 ok\)' "report after the resume"
 	same_runs "$two" "$m"
+	# this machine alone needs no bundle
+	rm -rf "$m/runs/memcg-dd.ext4.vanilla.r1"
+	printf '2/:\n' >"$TEST_TMP/hosts-here"
+	"$RL_TOP/scripts/compare.sh" --resume "$m" --hosts "$TEST_TMP/hosts-here" >"$m.here.log" 2>&1 ||
+		fail "the resume on ':' alone failed: $(tail -5 "$m.here.log")"
+	cat "$m.here.log"
+	! grep -q 'bundle' "$m.here.log" || fail "':' alone made a bundle"
+	[ "$(cat "$m/runs/memcg-dd.ext4.vanilla.r1/host")" = : ] || fail "vanilla.r1 did not run on ':'"
+	same_runs "$two" "$m"
 }
 
 # Stopped (Ctrl-C, SIGTERM), a matrix stops its guests on every host and
