@@ -6,6 +6,7 @@
 #   scripts/compare.sh --scenario all --fs xfs --repeat 3
 #   scripts/compare.sh --kernel 6.12=lab --kernel 6.1=series:kernel-patches/6.1
 #   scripts/compare.sh --resume results/compare-20261130-201500
+#   scripts/compare.sh --hosts hosts.txt    the runs spread over machines
 #   scripts/compare.sh --list
 set -eu
 # shellcheck source=scripts/lib.sh
@@ -39,6 +40,14 @@ usage: scripts/compare.sh [options]
   --blktrace        each run's disks under blktrace, with btt's table (run.sh)
   --results DIR     matrix folder (default: results/compare-<time>)
   --resume DIR      finish an interrupted matrix without redoing finished runs
+  --hosts FILE      spread the runs over the machines FILE names, a line
+                    each: ':' (this one), HOST or USER@HOST, with N/ in
+                    front for N runs at once (default: its CPUs); GNU
+                    parallel schedules, a run a host fails goes to another
+  --ssh COMMAND     how --hosts reaches a host (default: $RL_SSH)
+  --job-list FILE   run nothing: write the matrix's runs to FILE, a line
+                    each, for a batch system (scripts/run-listed.sh FILE N
+                    runs line N; then --resume DIR writes the report)
   --list            print the valid scenarios, filesystems, profiles, modes
 USAGE
 }
@@ -59,6 +68,10 @@ trace_dat=0
 blktrace=0
 matrix=""
 resume=""
+hosts_file=""
+ssh_given=""
+job_list=""
+jobs_given=0
 
 matrix_opts=""
 need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
@@ -73,23 +86,26 @@ while [ $# -gt 0 ]; do
 	--set) need_arg "$@"; matrix_opts="$matrix_opts --set"; sets="$sets $2"; shift 2 ;;
 	--preset) need_arg "$@"; matrix_opts="$matrix_opts --preset"; preset=$2; shift 2 ;;
 	--repeat) need_arg "$@"; matrix_opts="$matrix_opts --repeat"; repeat=$2; shift 2 ;;
-	--jobs) need_arg "$@"; jobs=$2; shift 2 ;;
+	--jobs) need_arg "$@"; jobs=$2; jobs_given=1; shift 2 ;;
 	--timeout) need_arg "$@"; matrix_opts="$matrix_opts --timeout"; timeout=$2; shift 2 ;;
 	--clock) need_arg "$@"; matrix_opts="$matrix_opts --clock"; clock=$2; shift 2 ;;
 	--trace-dat) matrix_opts="$matrix_opts --trace-dat"; trace_dat=1; shift ;;
 	--blktrace) matrix_opts="$matrix_opts --blktrace"; blktrace=1; shift ;;
 	--results) need_arg "$@"; matrix_opts="$matrix_opts --results"; matrix=$2; shift 2 ;;
 	--resume) need_arg "$@"; resume=$2; shift 2 ;;
+	--hosts) need_arg "$@"; hosts_file=$2; shift 2 ;;
+	--ssh) need_arg "$@"; ssh_given=$2; shift 2 ;;
+	--job-list) need_arg "$@"; job_list=$2; shift 2 ;;
 	--list) matrix_choices; exit 0 ;;
 	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (valid: --scenario --fs --modes --kernel --profile --mem --set --preset --repeat --jobs --timeout --clock --trace-dat --blktrace --results --resume --list --help)" ;;
+	*) die "unknown option '$1' (valid: --scenario --fs --modes --kernel --profile --mem --set --preset --repeat --jobs --timeout --clock --trace-dat --blktrace --results --resume --hosts --ssh --job-list --list --help)" ;;
 	esac
 done
 
 if [ -n "$resume" ]; then
 	[ -f "$resume/matrix.conf" ] || die "'$resume' is not a matrix folder (no matrix.conf)"
 	[ -z "$matrix_opts" ] ||
-		die "--resume continues the matrix as $resume/matrix.conf describes it; drop${matrix_opts} (only --jobs may change)"
+		die "--resume continues the matrix as $resume/matrix.conf describes it; drop${matrix_opts} (only --jobs, --hosts, --ssh and --job-list may change)"
 	matrix=$resume
 	# Read as data and validated below like options given on the command
 	# line: the file is text anyone with the folder could have edited.
@@ -128,6 +144,17 @@ check_words mode "$modes" "$RL_MODES"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "bad --jobs '$jobs' (use a positive number)"
 [ -z "$timeout" ] || [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$timeout' (use seconds)"
 word_in "$clock" "$RL_CLOCKS" || die "unknown clock '$clock' (valid: $RL_CLOCKS)"
+if [ -n "$hosts_file" ]; then
+	[ -z "$job_list" ] || die "give --hosts or --job-list, not both"
+	[ "$jobs_given" = 0 ] || die "--jobs counts guests on this machine; with --hosts give each host's runs at once in its line (N/HOST)"
+	host_entries=$(read_hosts "$hosts_file") || exit 1
+	RL_SSH=${ssh_given:-$RL_SSH}
+	check_ssh_command "$RL_SSH"
+	export RL_SSH
+	command -v parallel >/dev/null || die "GNU parallel not found; install it with scripts/deps.sh (as root) or apt-get install parallel"
+else
+	[ -z "$ssh_given" ] || die "--ssh is how --hosts reaches a host; give --hosts FILE too"
+fi
 check_matrix_sets "$sets"
 [ -z "$preset" ] || check_preset_name "$preset"
 # The kernels, each checked, then built once (up to date: a make that
@@ -142,6 +169,9 @@ for k in $kernel_specs; do
 	checked="$checked $k"
 done
 kernel_specs=${checked# }
+# a host's bundle carries the lab's kernel (scripts/lib/hosts.sh)
+[ -z "$hosts_file" ] || [ -z "$kernel_specs" ] ||
+	die "--hosts runs the lab's kernel only; run a matrix of kernels (--kernel) on this machine or write it with --job-list for a batch system"
 [ -n "$kernel_specs" ] || [ -x "$RL_KERNEL" ] || die "kernel $RL_KERNEL not found; build it with 'make'"
 for k in $kernel_specs; do
 	kernel_of[${k%%=*}]=$(kernel_build "${k%%=*}" "${k#*=}")
@@ -195,32 +225,37 @@ fi
 mapfile -t run_names < <(matrix_runs "$scenarios" "$filesystems" "$modes" "$repeat" "$kernel_names")
 total=${#run_names[@]}
 
-start_run() { # NAME
-	local name=$1 s f m k r dir kv c opts=()
+# run_options NAME: run.sh's options for the run NAME of the matrix, one a
+# line (the run folder and the host CPU aside)
+run_options() {
+	local name=$1 s f m k r kv
 	read -r s f m k r <<<"$(run_name_parts "$name")"
-	dir=$matrix/runs/$name
-	if [ -e "$dir" ]; then
-		# keep what an interrupted attempt left, out of the way
-		mv "$dir" "$dir.interrupted.$(date +%s)"
-	fi
+	# under the cpu clock a run repeats exactly for one seed: repeat r
+	# uses seed r, so repeats sample the kernel's random choices
+	printf '%s\n' "--time-travel=$clock" --seed "$r" --scenario "$s" --mode "$m" \
+		--repeat-number "$r" --disk "$f${profile:+:$profile}"
 	# the scenario's own settings unless the matrix gives them
-	[ -z "$mem" ] || opts+=(--mem "$mem")
-	[ -z "$timeout" ] || opts+=(--timeout "$timeout")
-	[ -z "$preset" ] || opts+=(--preset "$preset")
-	[ "$trace_dat" = 0 ] || opts+=(--trace-dat)
-	[ "$blktrace" = 0 ] || opts+=(--blktrace)
+	[ -z "$mem" ] || printf '%s\n' --mem "$mem"
+	[ -z "$timeout" ] || printf '%s\n' --timeout "$timeout"
+	[ -z "$preset" ] || printf '%s\n' --preset "$preset"
+	[ "$trace_dat" = 0 ] || echo --trace-dat
+	[ "$blktrace" = 0 ] || echo --blktrace
 	for kv in $sets; do
-		opts+=(--set "$kv")
+		printf '%s\n' --set "$kv"
 	done
-	[ "$k" = - ] || opts+=(--kernel "${kernel_of[$k]}" --kernel-name "$k")
+	[ "$k" = - ] || printf '%s\n' --kernel "${kernel_of[$k]}" --kernel-name "$k"
+}
+
+start_run() { # NAME
+	local name=$1 dir c opts
+	dir=$matrix/runs/$name
+	# keep what an interrupted attempt left, out of the way
+	set_aside_attempt "$dir"
+	mapfile -t opts < <(run_options "$name")
 	# run.sh itself is the job, so a signal reaches it and it stops its guest
 	# each guest on a host CPU of its own while there are enough
 	c=$(unused_cpu "${cpu_of[*]}")
-	# under the cpu clock a run repeats exactly for one seed: repeat r
-	# uses seed r, so repeats sample the kernel's random choices
-	"$RL_TOP/scripts/run.sh" --out "$dir" --time-travel="$clock" --seed "$r" --cpu "$c" \
-		--scenario "$s" --mode "$m" --repeat-number "$r" --disk "$f${profile:+:$profile}" \
-		"${opts[@]}" >/dev/null 2>"$matrix/$name.err" &
+	"$RL_TOP/scripts/run.sh" --out "$dir" --cpu "$c" "${opts[@]}" >/dev/null 2>"$matrix/$name.err" &
 	running[$!]=$name
 	cpu_of[$!]=$c
 }
@@ -228,7 +263,80 @@ start_run() { # NAME
 # summarize NAME: the run's summary rows
 # (the host tools were built once, above)
 summarize() {
-	"$RL_HOST_TOOLS/rl-summarize" "$matrix/runs/$1" || note "could not summarize $1"
+	summarize_run "$matrix/runs/$1"
+}
+
+# write_job_list FILE: the job list of the runs still to do, a line each
+write_job_list() {
+	local name opts dir
+	dir=$(cd "$matrix" && pwd -P)
+	for name in "${pending[@]}"; do
+		mapfile -t opts < <(run_options "$name")
+		job_line "$dir/runs/$name" "${opts[@]}"
+	done >"$1"
+}
+
+# run_on_hosts: the runs still to do, spread over the hosts of the hosts
+# file by GNU parallel; each job is scripts/host-run.sh.  A remote host
+# first gets the bundle (once: it is named by its content's hash); a host
+# that cannot be reached or take it is left out.
+run_on_hosts() {
+	local login slots stage="" hash=none logins=() shown="" retried
+	write_job_list "$matrix/jobs.tsv"
+	retried=$(lines_of "$matrix/hosts.log")
+	while read -r login slots; do
+		if [ "$login" != : ] && [ -z "$stage" ]; then
+			stage=$(mktemp -d "$matrix/.bundle.XXXXXX")
+			bundle_stage "$stage" "$(bundle_images)"
+			hash=$(bundle_hash "$stage")
+			note "bundle $hash (kernel, rootfs, images, tools disk, host tools, run.sh)"
+		fi
+		if [ "$login" != : ] && ! bundle_to_host "$login" "$stage" "$hash"; then
+			note "host $login: cannot reach it or copy the bundle there; its runs go to the other hosts"
+			continue
+		fi
+		if [ -z "$slots" ] && ! slots=$(host_cpus "$login"); then
+			note "host $login: cannot read its number of CPUs; its runs go to the other hosts"
+			continue
+		fi
+		logins+=(--sshlogin "$slots/$login")
+		shown="$shown $login ($slots at once)"
+	done <<<"$host_entries"
+	[ -z "$stage" ] || rm -rf "$stage"
+	[ -n "$shown" ] || die "no host of $hosts_file can take runs"
+	note "${#pending[@]} runs on${shown//:/this machine}"
+	# A failed run is tried on each host once at most (--retries: on one
+	# it has not failed on).  A stopped job gets time to stop its guest and
+	# bring back what it left: its shell execs host-run.sh, so that the
+	# signal reaches host-run.sh's trap (a shell waiting for it would die of
+	# the signal, and parallel would take the job for ended).
+	parallel --plus --ssh "$RL_TOP/scripts/parallel-ssh.sh" "${logins[@]}" --retries "$((${#logins[@]} / 2))" \
+		--termseq TERM,30000,KILL,25 --joblog "+$matrix/hosts.joblog" \
+		"exec $(printf %q "$RL_TOP/scripts/host-run.sh") {sshlogin} $hash {}" :::: "$matrix/jobs.tsv" &
+	running[$!]=parallel
+	# its exit status counts failed jobs; the run folders say which
+	wait "$!" || true
+	unset "running[$!]"
+	retried=$(($(lines_of "$matrix/hosts.log") - retried))
+	[ "$retried" = 0 ] || note "attempts their host failed: $retried ($matrix/hosts.log)"
+}
+
+# lines_of FILE: its number of lines, 0 if there is no FILE
+lines_of() {
+	if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi
+}
+
+# bundle_images: the images the matrix's runs attach, as RL_IMAGES names
+# them: its filesystems, swap if a scenario uses it, the tools disk
+bundle_images() {
+	local f s
+	for f in $filesystems; do
+		echo "$f.img"
+	done
+	for s in $scenarios; do
+		[ -z "$(scn "$s" swap)" ] || { echo swap.img; break; }
+	done
+	! tools_attached 1 || printf '%s\n' guest-tools.img guest-tools.img.stamp
 }
 
 # Collect a run once its guest is gone: summary rows, progress line.
@@ -260,17 +368,43 @@ on_signal() {
 }
 trap on_signal INT TERM HUP
 
-begin=$(date +%s)
-done_count=0
-skipped=0
+# finished runs are not run again (--resume), whoever ran them
+pending=()
 for name in "${run_names[@]}"; do
 	if run_finished "$matrix/runs/$name"; then
 		# finished, but its runner was killed before it summarized it
 		[ -f "$matrix/runs/$name/$RL_DERIVED/summary.tsv" ] || summarize "$name"
-		skipped=$((skipped + 1))
-		done_count=$((done_count + 1))
-		continue
+	else
+		pending+=("$name")
 	fi
+done
+
+if [ -n "$job_list" ]; then
+	write_job_list "$job_list"
+	note "wrote $job_list: ${#pending[@]} runs, a line each; scripts/run-listed.sh $job_list N runs line N" \
+		"(a Slurm array: sbatch --array=1-${#pending[@]}); then scripts/compare.sh --resume $matrix writes the report"
+	exit 0
+fi
+
+begin=$(date +%s)
+if [ -n "$hosts_file" ]; then
+	[ "${#pending[@]}" = 0 ] || run_on_hosts
+	unfinished=0
+	for name in "${pending[@]}"; do
+		run_finished "$matrix/runs/$name" || unfinished=$((unfinished + 1))
+	done
+	finished="all $total"
+	[ "$unfinished" = 0 ] || finished="$((total - unfinished)) of $total"
+	note "$finished runs done in $(($(date +%s) - begin))s; writing the report"
+	"$RL_TOP/scripts/report.sh" "$matrix"
+	[ "$unfinished" = 0 ] ||
+		die "$unfinished runs did not finish on any host (see $matrix/hosts.log and $matrix/NAME.err); continue with: scripts/compare.sh --resume $matrix --hosts $hosts_file"
+	exit 0
+fi
+
+skipped=$((total - ${#pending[@]}))
+done_count=$skipped
+for name in "${pending[@]}"; do
 	while [ "${#running[@]}" -ge "$jobs" ]; do
 		reap_finished
 	done

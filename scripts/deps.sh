@@ -8,12 +8,13 @@ set -eu
 # the kernel sources of the lab's series folders (kernel-patches/*/source:
 # the other kernels of compare.sh --kernel), the mkfs tools of the
 # catalogue's filesystems, the packages of its guest tools, and the rest
-# (chromium: the tests render report.html in it)
+# (chromium: the tests render report.html in it; parallel and ssh:
+# compare.sh --hosts)
 PACKAGES="linux-source-6.12 $(sed -n '1s/^\(linux-source-[0-9.]*\)$/\1/p' \
 	"$(dirname "$0")"/../kernel-patches/*/source | tr '\n' ' ')busybox-static $(sed -n 's/^\(fs\|tool\)\t[^\t]*\t\([^\t]*\).*/\2/p' \
 	"$(dirname "$0")/catalogue.tsv" | tr '\n' ' ')gcc libc6-dev make bc bison flex
 libelf-dev cpio gdb ccache python3 xz-utils git gnuplot-nox valgrind shellcheck
-util-linux chromium"
+util-linux chromium parallel openssh-client"
 
 check_only=0
 case "${1:-}" in

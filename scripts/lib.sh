@@ -82,3 +82,5 @@ conf_value() {
 . "$RL_TOP/scripts/lib/matrix.sh"
 # shellcheck source=scripts/lib/kernels.sh
 . "$RL_TOP/scripts/lib/kernels.sh"
+# shellcheck source=scripts/lib/hosts.sh
+. "$RL_TOP/scripts/lib/hosts.sh"

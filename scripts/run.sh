@@ -190,7 +190,7 @@ on_signal() {
 trap cleanup EXIT
 trap on_signal INT TERM HUP
 
-args="mem=$mem initrd=$RL_ROOTFS umid=rl-$run_id uml_dir=$tmp/uml"
+args="mem=$mem initrd=$(guest_input "$tmp" "$RL_ROOTFS") umid=rl-$run_id uml_dir=$tmp/uml"
 args="$args $(hostfs_args "$tmp" "$out")"
 if [ "$interactive" = 1 ]; then
 	# a quiet console: kernel messages go to console.log (rootfs/init)
@@ -198,7 +198,7 @@ if [ "$interactive" = 1 ]; then
 else
 	args="$args con0=null,fd:1 con=null"
 fi
-args="$args$(clock_args "$time_travel" "$tt_cpu" "$seed")$(disk_args "$tmp" "$disks" "$swap" "$swap_profile")$(tools_args "$tools")$extra_args"
+args="$args$(clock_args "$time_travel" "$tt_cpu" "$seed")$(disk_args "$tmp" "$disks" "$swap" "$swap_profile")$(tools_args "$tmp" "$tools")$extra_args"
 # One host CPU per guest: the kernel and its ptrace'd processes hand over
 # to each other on it (a null system call: 12 to 18 us of wall time pinned,
 # 61 us unpinned on an idle host; scripts/bench-clock.sh ops).

@@ -61,6 +61,17 @@ check_disks() {
 		die "image $RL_IMAGES/swap.img not found; make it with 'make images'"
 }
 
+# guest_input TMP FILE: link TMP/in/NAME to FILE (an image, the rootfs)
+# and print the link.  The kernel command line names its inputs by these
+# links, which have one length wherever the build is (another build folder,
+# another host): the guest reads the command line, and its length moved the
+# cpu clock's figures as the run folder's path did (hostfs_args).
+guest_input() {
+	mkdir -p "$1/in"
+	ln -sfn "$2" "$1/in/${2##*/}"
+	echo "$1/in/${2##*/}"
+}
+
 # disk_args TMP "FS[:PROFILE] ..." SWAP SWAP_PROFILE: the kernel arguments
 # of the disks (and of the swap disk if SWAP is 1), each after a space:
 # a copy-on-write overlay in TMP over its read-only image, and its device
@@ -68,10 +79,10 @@ disk_args() {
 	local d fs n=0 args=""
 	for d in $2; do
 		fs=$(disk_fs "$d")
-		args="$args ubd$n=$1/$fs.cow,$RL_IMAGES/$fs.img ubd.model=$n,$(disk_model "$(disk_profile "$d")")"
+		args="$args ubd$n=$1/$fs.cow,$(guest_input "$1" "$RL_IMAGES/$fs.img") ubd.model=$n,$(disk_model "$(disk_profile "$d")")"
 		n=$((n + 1))
 	done
-	[ "$3" = 0 ] || args="$args ubd$n=$1/swap.cow,$RL_IMAGES/swap.img ubd.model=$n,$(disk_model "$4")"
+	[ "$3" = 0 ] || args="$args ubd$n=$1/swap.cow,$(guest_input "$1" "$RL_IMAGES/swap.img") ubd.model=$n,$(disk_model "$4")"
 	echo "$args"
 }
 
@@ -124,11 +135,11 @@ tools_attached() {
 	[ "$1" = 1 ] && [ -r "$RL_TOOLS_IMAGE" ]
 }
 
-# tools_args TOOLS: the kernel arguments of the tools disk, after a space,
-# if it is attached
+# tools_args TMP TOOLS: the kernel arguments of the tools disk, after a
+# space, if it is attached
 tools_args() {
-	tools_attached "$1" || return 0
-	echo " ubd${RL_TOOLS_UNIT}r=$RL_TOOLS_IMAGE ubd.model=$RL_TOOLS_UNIT,$(disk_model host) reclaimlab.tools=$(ubd_name "$RL_TOOLS_UNIT")"
+	tools_attached "$2" || return 0
+	echo " ubd${RL_TOOLS_UNIT}r=$(guest_input "$1" "$RL_TOOLS_IMAGE") ubd.model=$RL_TOOLS_UNIT,$(disk_model host) reclaimlab.tools=$(ubd_name "$RL_TOOLS_UNIT")"
 }
 
 # tools_conf TOOLS: run.conf's tools=, "ubdp:SHA256" (the hash of the

@@ -80,3 +80,43 @@ run_name_parts() {
 		echo "$s $f $mk - ${1##*.r}"
 	fi
 }
+
+# A job list: one line per run, the run folder (MATRIX/runs/NAME, an
+# absolute path) and then run.sh's options for it, separated by tabs.
+# compare.sh --job-list writes one for a batch system, and compare.sh
+# --hosts hands its own (MATRIX/jobs.tsv) to parallel.  A line is read as
+# data: split at its tabs, its words given to run.sh, never to a shell.
+
+# job_line DIR OPTION...: the job list's line of one run
+job_line() {
+	local IFS=$'\t'
+	echo "$*"
+}
+
+# read_job_line LINE: set job_dir and job_opts (an array) from a job
+# list's line; die unless its folder is a run folder of a matrix
+read_job_line() {
+	local fields
+	IFS=$'\t' read -ra fields <<<"$1"
+	job_dir=${fields[0]:-}
+	job_opts=("${fields[@]:1}")
+	{ [[ "$job_dir" =~ ^/.+/runs/[A-Za-z0-9._+@-]+$ ]] && [ "${#job_opts[@]}" -gt 0 ]; } ||
+		die "bad job line '$1' (valid: a matrix's run folder /.../runs/NAME, then run.sh's options, separated by tabs)"
+}
+
+# summarize_run DIR: the run's summary rows (derived/summary.tsv)
+summarize_run() {
+	"$RL_HOST_TOOLS/rl-summarize" "$1" || note "could not summarize ${1##*/}"
+}
+
+# run_job_here DIR OPTION...: run.sh into DIR on this machine, then its
+# summary rows; true if the run has a final status, whatever the guest did
+# (a hung or crashed guest is a result), false if it has none
+run_job_here() {
+	local dir=$1
+	shift
+	set_aside_attempt "$dir"
+	"$RL_TOP/scripts/run.sh" --out "$dir" "$@" >/dev/null || true
+	run_finished "$dir" || return 1
+	summarize_run "$dir"
+}

@@ -86,6 +86,13 @@ run_finished() {
 	[ -f "$1/status" ] && ! grep -qx 'running\|interrupted' <(head -1 "$1/status")
 }
 
+# set_aside_attempt DIR: move what an earlier, unfinished attempt at a run
+# left in DIR out of the way, to DIR.interrupted.TIME (the report counts
+# such folders but leaves them out), before the run starts again
+set_aside_attempt() {
+	[ ! -e "$1" ] || mv "$1" "$1.interrupted.$(date +%s)"
+}
+
 # write_run_conf: run.conf of the run scripts/run.sh is starting, from its
 # settings (run.sh's variables); every later stage reads these keys.
 # shellcheck disable=SC2154 # the variables are run.sh's
