@@ -138,8 +138,9 @@ t_tools_disk_is_read_only() {
 # only ones in run.conf and in iostat's figures.
 t_tools_not_an_experiment_disk() {
 	local run=$TEST_TMP/tools-scenario devs
-	guest "$run" --time-travel=cpu --disk ext4 --scenario memcg-dd --set WRITE_SIZE=24M >/dev/null ||
-		fail "scenario failed: $(head -1 "$run/status")"
+	# 2 x 96M: a workload of more than one iostat interval
+	guest "$run" --time-travel=cpu --disk ext4 --scenario memcg-dd --set WRITE_SIZE=96M \
+		--set BS=64k >/dev/null || fail "scenario failed: $(head -1 "$run/status")"
 	expect_match "$run/run.conf" '^disks=ubda:ext4:[a-z-]+$' "run.conf's disks"
 	expect_match "$run/run.conf" '^tools=ubdp:[0-9a-f]{64}$' "run.conf's tools"
 	"$RL_TOP/scripts/summarize-run.sh" "$run" || fail "summarize-run.sh failed"
@@ -149,12 +150,12 @@ t_tools_not_an_experiment_disk() {
 
 # A scenario's sampler is sysstat's iostat -x: its JSON (iostat.json)
 # becomes iostat.DEV.COLUMN_mean rows with sysstat 12's column names, and
-# 2012's avgrq-sz is derived from them.  One writer of 256M to ext4 on the
+# 2012's avgrq-sz is derived from them.  One writer of 512M to ext4 on the
 # hdd profile (95000 kB/s): the disk is busy for the whole workload.
 t_tools_iostat_rows_of_a_scenario() {
 	local run=$TEST_TMP/iostat-rows sum
 	guest "$run" --time-travel=cpu --disk ext4:hdd --scenario fs-completion --mode patched \
-		--set WRITE_SIZE=256M >/dev/null || fail "scenario failed: $(head -1 "$run/status")"
+		--set WRITE_SIZE=512M >/dev/null || fail "scenario failed: $(head -1 "$run/status")"
 	expect_match "$run/iostat.json" '"sysstat": \{' "iostat's JSON"
 	"$RL_TOP/scripts/summarize-run.sh" "$run" || fail "summarize-run.sh failed"
 	sum=$run/$RL_DERIVED/summary.tsv
