@@ -151,7 +151,8 @@ t_tools_not_an_experiment_disk() {
 # A scenario's sampler is sysstat's iostat -x: its JSON (iostat.json)
 # becomes iostat.DEV.COLUMN_mean rows with sysstat 12's column names, and
 # 2012's avgrq-sz is derived from them.  One writer of 512M to ext4 on the
-# hdd profile (95000 kB/s): the disk is busy for the whole workload.
+# hdd profile (95 MB/s, 92773 of sysstat's kB, KiB, a second): the disk is
+# busy for the whole workload.
 t_tools_iostat_rows_of_a_scenario() {
 	local run=$TEST_TMP/iostat-rows sum
 	guest "$run" --time-travel=cpu --disk ext4:hdd --scenario fs-completion --mode patched \
@@ -181,7 +182,7 @@ print("intervals", n, "wkB/s", mean("wkB/s"), "w/s", mean("w/s"), "%util", mean(
 assert rows["intervals"] == n >= 2, (rows["intervals"], n)
 for key, row in (("w/s", "w_s_mean"), ("wkB/s", "wkB_s_mean"), ("aqu-sz", "aqu_sz_mean"), ("util", "util_mean")):
     assert abs(rows[row] - mean(key)) <= 1e-5 * max(1, mean(key)), (row, rows[row], mean(key))
-# a sequential writer keeps the disk busy: near the profile's 95000 kB/s
+# a sequential writer keeps the disk busy: near the profile's 92773 KiB/s
 assert rows["w_s_mean"] > 0
 assert 60000 < rows["wkB_s_mean"] <= 95000, rows["wkB_s_mean"]
 assert 80 < rows["util_mean"] <= 100, rows["util_mean"]
