@@ -65,6 +65,8 @@ t_report_tables_checks_plots() {
 	expect_match "$r" '^\| fs \| mode \| runs \| r/s \| rkB/s \| w/s \| wkB/s \| wareq-sz \(kB\) \| w_await \(ms\) \| aqu-sz \| %util \| avgrq-sz \(2012, sectors\) \|$'
 	expect_line "$r" "| ext4 | patched | 2 | 1.5 n.s. | 6 n.s. | 175 | 89344 | 510.5 | 192.3 | 33.7 | 98 | 1012 |"
 	expect_line "$r" "| /debug/vm/nr_throttle_writeback | 167 | 28 | 166 | 31 | 150 | 6 |"
+	# usb-responsiveness's workload ended before iostat's first second did
+	expect_line "$r" "No complete iostat interval in any run (the workloads were shorter than the sampling interval)."
 	expect_no "$r" "/debug/vm/nr_reclaim_throttle_clean |"
 	expect_match "$r" 'workload.oom_kills'
 	# every plot linked exists, as a real SVG and PNG

@@ -245,11 +245,12 @@ static void vmstat_rows(struct rows *r, char *before, char *after)
 }
 
 /*
- * iostat.json, sysstat's extended device report (sysstat.c): per device,
- * iostat.DEV.intervals, iostat.DEV.COLUMN_mean of each column that had
- * something to average, and COLUMN_sd of the columns per request.  A file
- * that is not iostat's JSON (a guest stopped before iostat closed it) gives
- * no rows.
+ * iostat.json, sysstat's extended device report (sysstat.c):
+ * iostat.intervals, the seconds it reported (0: the workload was shorter
+ * than one), and per device iostat.DEV.intervals, iostat.DEV.COLUMN_mean
+ * of each column that had something to average, and COLUMN_sd of the
+ * columns per request.  A file that is not iostat's JSON (a guest stopped
+ * before iostat closed it) gives no rows.
  */
 static void iostat_rows(struct rows *r, const char *text)
 {
@@ -258,6 +259,7 @@ static void iostat_rows(struct rows *r, const char *text)
 	size_t i, k;
 
 	if (sysstat_iostat_read(text, strlen(text), &io, err, sizeof(err)) == 0) {
+		row_num(r, "iostat.intervals", (double)io.intervals);
 		for (i = 0; i < io.ndevs; i++) {
 			const struct sysstat_dev *d = &io.devs[i];
 

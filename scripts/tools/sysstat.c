@@ -194,6 +194,7 @@ int sysstat_iostat_read(const char *text, size_t len, struct sysstat_iostat *io,
 		json_free(doc);
 		return fail(err, errlen, "not iostat's JSON (no sysstat.hosts[0].statistics)");
 	}
+	io->intervals = stats->n;
 	for (i = 0; i < stats->n; i++) {
 		const struct json *disks = json_get(json_at(stats, i), "disk");
 

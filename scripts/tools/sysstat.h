@@ -39,6 +39,7 @@ struct sysstat_dev {
 };
 
 struct sysstat_iostat {
+	size_t intervals;		/* reports in the file: seconds sampled */
 	struct sysstat_dev *devs;
 	size_t ndevs;
 };

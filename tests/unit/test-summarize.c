@@ -78,6 +78,7 @@ TEST(test_run_folder_into_rows)
 	CHECK(has(rows, "vmstat.pgscan_direct\t4"));
 	CHECK(has(rows, "vmstat.nr_free\t-5"));
 	CHECK(strstr(rows, "vmstat.nr_dirty") == NULL);	/* no change: no row */
+	CHECK(has(rows, "iostat.intervals\t1"));
 	CHECK(has(rows, "iostat.ubda.intervals\t1"));
 	CHECK(has(rows, "iostat.ubda.util_mean\t55.5"));
 	CHECK(has(rows, "iostat.ubda.wkB_s_mean\t5120"));

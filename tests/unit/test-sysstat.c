@@ -71,6 +71,7 @@ TEST(test_rates_and_requests_weighted_apart)
 	char err[128];
 
 	CHECK_EQ_INT(read_text(text, &io, err, sizeof(err)), 0);
+	CHECK_EQ_INT(io.intervals, 2);
 	CHECK_EQ_INT(io.ndevs, 1);
 	d = io.ndevs ? &io.devs[0] : NULL;
 	CHECK_STR(d ? d->name : NULL, "ubda");
@@ -138,9 +139,16 @@ TEST(test_devices_and_names)
 		CHECK_NEAR(mean_of(&io.devs[1], "r_s"), 4, 1e-12);
 	}
 	sysstat_iostat_free(&io);
-	/* an interval without the device: it counts where it appears */
+	/* reports without the device: seconds sampled, no device */
 	CHECK_EQ_INT(read_text("{\"sysstat\": {\"hosts\": [{\"statistics\": ["
 			       "{\"disk\": []}, {}]}]}}", &io, err, sizeof(err)), 0);
+	CHECK_EQ_INT(io.intervals, 2);
+	CHECK_EQ_INT(io.ndevs, 0);
+	sysstat_iostat_free(&io);
+	/* a workload shorter than a second: iostat closed a document with none */
+	CHECK_EQ_INT(read_text("{\"sysstat\": {\"hosts\": [{\"statistics\": [\n\n]}]}}",
+			       &io, err, sizeof(err)), 0);
+	CHECK_EQ_INT(io.intervals, 0);
 	CHECK_EQ_INT(io.ndevs, 0);
 	sysstat_iostat_free(&io);
 }
@@ -186,6 +194,7 @@ TEST(test_guest_iostat_json)
 	if (!text)
 		return;
 	CHECK_EQ_INT(sysstat_iostat_read(text, strlen(text), &io, err, sizeof(err)), 0);
+	CHECK_EQ_INT(io.intervals, 5);
 	CHECK_EQ_INT(io.ndevs, 1);
 	d = io.ndevs ? &io.devs[0] : NULL;
 	CHECK_STR(d ? d->name : NULL, "ubda");
