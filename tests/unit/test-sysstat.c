@@ -203,15 +203,15 @@ TEST(test_guest_iostat_json)
 	w = mean_of(d, "w_s");
 	rkb = mean_of(d, "rkB_s");
 	wkb = mean_of(d, "wkB_s");
-	CHECK_NEAR(w, 178.4, 1e-9);
-	CHECK_NEAR(wkb, 91238.4, 1e-9);
-	CHECK_NEAR(mean_of(d, "util"), 99.2, 1e-9);
-	CHECK_NEAR(mean_of(d, "aqu_sz"), 50.16, 1e-9);
+	CHECK_NEAR(w, 177.8, 1e-9);
+	CHECK_NEAR(wkb, 90931.2, 1e-9);
+	CHECK_NEAR(mean_of(d, "util"), 98.86, 1e-9);
+	CHECK_NEAR(mean_of(d, "aqu_sz"), 46.554, 1e-9);
 	/* weighted by the writes: the workload's kB per write, up to the
 	 * JSON's two decimals */
 	CHECK_NEAR(mean_of(d, "wareq_sz"), wkb / w, 0.01);
-	CHECK_NEAR(mean_of(d, "wareq_sz"), 511.42593049327354, 1e-9);
-	CHECK_NEAR(mean_of(d, "w_await"), 281.1456165919283, 1e-9);
+	CHECK_NEAR(mean_of(d, "wareq_sz"), 511.42463442069743, 1e-9);
+	CHECK_NEAR(mean_of(d, "w_await"), 261.7972215973004, 1e-9);
 	CHECK_NEAR(mean_of(d, "avgrq_sz"), (rkb + wkb) * 2 / (r + w), 1e-9);
 	CHECK(sd_of(d, "wareq_sz") >= 0);
 	sysstat_iostat_free(&io);
