@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of scripts/tools/summarize.c on a run folder made here. */
 #include "check.h"
+#include "report-model.h"
 #include "summarize.h"
 
 #include <stdlib.h>
@@ -96,26 +97,6 @@ TEST(test_run_folder_into_rows)
 	CHECK(system(err) == 0);
 }
 
-/* path's whole content, or NULL */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
-	int c;
-
-	if (!f)
-		return NULL;
-	m = open_memstream(&text, &len);
-	while (m && (c = fgetc(f)) != EOF)
-		fputc(c, m);
-	if (m)
-		fclose(m);
-	fclose(f);
-	return text;
-}
-
 /*
  * fio's JSON (a real one, of fio 3.33 in a guest: tests/fixtures/fio/),
  * after the notes fio writes before it; a job's name gives rows once; a
@@ -134,7 +115,7 @@ TEST(test_fio_json_into_rows)
 	if (!fixtures)
 		return;
 	snprintf(path, sizeof(path), "%s/fio/rl-small.fio.json", fixtures);
-	json = slurp(path);
+	json = rep_read_file(path, NULL);
 	CHECK(json != NULL);
 	if (!json)
 		return;

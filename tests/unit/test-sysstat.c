@@ -5,27 +5,8 @@
  * 12.6.1 in a guest (see its README); the rest is written here.
  */
 #include "check.h"
+#include "report-model.h"
 #include "sysstat.h"
-
-/* path's whole content, or NULL */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
-	int c;
-
-	if (!f)
-		return NULL;
-	m = open_memstream(&text, &len);
-	while (m && (c = fgetc(f)) != EOF)
-		fputc(c, m);
-	if (m)
-		fclose(m);
-	fclose(f);
-	return text;
-}
 
 static double mean_of(const struct sysstat_dev *d, const char *metric)
 {
@@ -189,7 +170,7 @@ TEST(test_guest_iostat_json)
 	if (!fixtures)
 		return;
 	snprintf(path, sizeof(path), "%s/sysstat/fs-completion.iostat.json", fixtures);
-	text = slurp(path);
+	text = rep_read_file(path, NULL);
 	CHECK(text != NULL);
 	if (!text)
 		return;
