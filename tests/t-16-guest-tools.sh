@@ -243,11 +243,7 @@ t_tools_fio_scenario_rows_in_the_report() {
 		done
 		expect_match "$r/$RL_DERIVED/summary.tsv" '	fio\.writer\.error	0$' "fio's error code"
 		# after a remount fio read every block back and checked its crc32c
-		python3 - "$r/writer.verify.json" <<'PY' || fail "${r##*/}: fio's verify: $(head -c 300 "$r/writer.verify.log")"
-import json, sys
-job = json.load(open(sys.argv[1]))["jobs"][0]
-assert job["error"] == 0 and job["read"]["io_bytes"] == 64 << 20, (job["error"], job["read"]["io_bytes"])
-PY
+		expect_fio_verified "$r" writer $((64 << 20))
 		! grep -q 'verify' "$r/$RL_DERIVED/summary.tsv" || fail "${r##*/}: the verify run gave summary rows"
 		# 64 MiB at the hdd profile's 95 MB/s: fio timed with the guest's clock
 		awk -F'\t' '$7 == "fio.writer.write.kb_s" { exit !($8 > 40000 && $8 < 100000) }' \
