@@ -15,6 +15,18 @@ expect_match() {
 	grep -qE -e "$2" "$1" || fail "${3:-$1} does not match /$2/; it has: $(head -c 600 "$1")"
 }
 
+# expect_fio_verified DIR NAME BYTES: rl_fio --verify-only NAME read BYTES
+# back in DIR (NAME.verify.json) and every block's checksum held
+expect_fio_verified() {
+	python3 - "$1/$2.verify.json" "$3" <<'PY' || fail "fio's verify of $2: $(head -c 300 "$1/$2.verify.log" 2>/dev/null)"
+import json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+assert job["error"] == 0, job["error"]
+assert job["read"]["io_bytes"] == int(sys.argv[2]), job["read"]["io_bytes"]
+print(sys.argv[1].rsplit("/", 1)[1], "verified", job["read"]["io_bytes"], "bytes")
+PY
+}
+
 # guest RUNDIR [run.sh options] -- COMMAND: one boot; returns run.sh's status
 guest() {
 	local out=$1

@@ -135,15 +135,63 @@ t_tools_disk_is_read_only() {
 }
 
 # A scenario with the tools disk attached: the experiment's disks are the
-# only ones in run.conf and in rl-iostat's figures.
+# only ones in run.conf and in iostat's figures.
 t_tools_not_an_experiment_disk() {
-	local run=$TEST_TMP/tools-scenario
-	guest "$run" --time-travel=cpu --disk ext4 --scenario memcg-dd --set WRITE_SIZE=24M >/dev/null ||
-		fail "scenario failed: $(head -1 "$run/status")"
+	local run=$TEST_TMP/tools-scenario devs
+	# 2 x 96M: a workload of more than one iostat interval
+	guest "$run" --time-travel=cpu --disk ext4 --scenario memcg-dd --set WRITE_SIZE=96M \
+		--set BS=64k >/dev/null || fail "scenario failed: $(head -1 "$run/status")"
 	expect_match "$run/run.conf" '^disks=ubda:ext4:[a-z-]+$' "run.conf's disks"
 	expect_match "$run/run.conf" '^tools=ubdp:[0-9a-f]{64}$' "run.conf's tools"
-	[ "$(sed -n 's/^device=//p' "$run/iostat-summary.txt" | tr '\n' ' ')" = "ubda " ] ||
-		fail "rl-iostat sampled other disks than ubda: $(grep '^device=' "$run/iostat-summary.txt" | tr '\n' ' ')"
+	"$RL_TOP/scripts/summarize-run.sh" "$run" || fail "summarize-run.sh failed"
+	devs=$(awk -F'\t' '$7 ~ /^iostat\..*\.intervals$/ { print $7 }' "$run/$RL_DERIVED/summary.tsv" | tr '\n' ' ')
+	[ "$devs" = "iostat.ubda.intervals " ] || fail "iostat sampled other disks than ubda: $devs"
+}
+
+# A scenario's sampler is sysstat's iostat -x: its JSON (iostat.json)
+# becomes iostat.DEV.COLUMN_mean rows with sysstat 12's column names, and
+# 2012's avgrq-sz is derived from them.  One writer of 512M to ext4 on the
+# hdd profile (95 MB/s, 92773 of sysstat's kB, KiB, a second): the disk is
+# busy for the whole workload.
+t_tools_iostat_rows_of_a_scenario() {
+	local run=$TEST_TMP/iostat-rows sum
+	guest "$run" --time-travel=cpu --disk ext4:hdd --scenario fs-completion --mode patched \
+		--set WRITE_SIZE=512M >/dev/null || fail "scenario failed: $(head -1 "$run/status")"
+	expect_match "$run/iostat.json" '"sysstat": \{' "iostat's JSON"
+	"$RL_TOP/scripts/summarize-run.sh" "$run" || fail "summarize-run.sh failed"
+	sum=$run/$RL_DERIVED/summary.tsv
+	grep -F '	iostat.' "$sum"
+	for row in intervals r_s_mean w_s_mean rkB_s_mean wkB_s_mean wrqm_s_mean w_await_mean \
+		wareq_sz_mean wareq_sz_sd aqu_sz_mean util_mean avgrq_sz_mean avgrq_sz_sd; do
+		expect_match "$sum" "	iostat\.ubda\.$row	[0-9.e+-]+$" "the row iostat.ubda.$row"
+	done
+	# the rows against the guest's own JSON, read by python's json module
+	python3 - "$run/iostat.json" "$sum" <<'PY' || fail "iostat's rows do not match its JSON"
+import json, sys
+stats = json.load(open(sys.argv[1]))["sysstat"]["hosts"][0]["statistics"]
+disks = [d for s in stats for d in s["disk"]]
+assert {d["disk_device"] for d in disks} == {"ubda"}, disks
+rows = {}
+for line in open(sys.argv[2]):
+    f = line.rstrip("\n").split("\t")
+    if f[6].startswith("iostat.ubda."):
+        rows[f[6][len("iostat.ubda."):]] = float(f[7])
+n = len(disks)
+mean = lambda k: sum(d[k] for d in disks) / n
+print("intervals", n, "wkB/s", mean("wkB/s"), "w/s", mean("w/s"), "%util", mean("util"))
+assert rows["intervals"] == n >= 2, (rows["intervals"], n)
+for key, row in (("w/s", "w_s_mean"), ("wkB/s", "wkB_s_mean"), ("aqu-sz", "aqu_sz_mean"), ("util", "util_mean")):
+    assert abs(rows[row] - mean(key)) <= 1e-5 * max(1, mean(key)), (row, rows[row], mean(key))
+# a sequential writer keeps the disk busy: near the profile's 92773 KiB/s
+assert rows["w_s_mean"] > 0
+assert 60000 < rows["wkB_s_mean"] <= 95000, rows["wkB_s_mean"]
+assert 80 < rows["util_mean"] <= 100, rows["util_mean"]
+# wareq-sz weighted by the writes: kB written per write
+assert abs(rows["wareq_sz_mean"] - rows["wkB_s_mean"] / rows["w_s_mean"]) < 0.01 * rows["wareq_sz_mean"]
+# 2012's avgrq-sz, in sectors, of the same means
+avgrq = (rows["rkB_s_mean"] + rows["wkB_s_mean"]) * 2 / (rows["r_s_mean"] + rows["w_s_mean"])
+assert abs(rows["avgrq_sz_mean"] - avgrq) < 1e-5 * avgrq, (rows["avgrq_sz_mean"], avgrq)
+PY
 }
 
 # Without the tools disk the guest boots and runs a scenario as before; a
@@ -194,6 +242,9 @@ t_tools_fio_scenario_rows_in_the_report() {
 			expect_match "$r/$RL_DERIVED/summary.tsv" "	fio\.writer\.$row	[0-9.e+]+$" "${r##*/}'s summary"
 		done
 		expect_match "$r/$RL_DERIVED/summary.tsv" '	fio\.writer\.error	0$' "fio's error code"
+		# after a remount fio read every block back and checked its crc32c
+		expect_fio_verified "$r" writer $((64 << 20))
+		! grep -q 'verify' "$r/$RL_DERIVED/summary.tsv" || fail "${r##*/}: the verify run gave summary rows"
 		# 64 MiB at the hdd profile's 95 MB/s: fio timed with the guest's clock
 		awk -F'\t' '$7 == "fio.writer.write.kb_s" { exit !($8 > 40000 && $8 < 100000) }' \
 			"$r/$RL_DERIVED/summary.tsv" || fail "${r##*/}: fio's bandwidth is not the disk's: $(grep 'fio.writer.write.kb_s' "$r/$RL_DERIVED/summary.tsv")"

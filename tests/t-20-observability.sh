@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Reclaim wait accounting (debugfs counters) and the mm_vmscan_reclaim_wait
 # tracepoint: a writer under memory-cgroup pressure on a slow disk must make
-# reclaim sleep, and the trace must account for every counted sleep.
+# reclaim sleep, and the trace must account for every counted sleep.  The
+# writer is fio-write's job; after a remount fio reads its blocks back.
 
 # One guest run shared by the tests below.
 observability_run() {
@@ -12,13 +13,15 @@ set -eu
 . /reclaimlab/bin/rl-lib.sh
 rl_counters_reset
 rl_counters_snapshot /results/before
+RL_OUT=/results
 rl_trace_start
 cg=$(rl_memcg_create writer 48M v1)
-rl_memcg_run "$cg" rl-dd write /mnt/ext4/big --size 160M --bs 64k --seed 7 >/results/writer.out
+rl_fio --memcg "$cg" writer fio-write.fio RL_FS_DIR=/mnt/ext4 BS=64k WRITE_SIZE=160M
 rl_trace_stop /results/trace.txt
 rl_counters_snapshot /results/after
 cp /proc/zoneinfo /results/zoneinfo
-rl-dd verify /mnt/ext4/big --size 160M --seed 7 >/results/verify.out
+rl_remount /mnt/ext4
+rl_fio --verify-only writer fio-write.fio RL_FS_DIR=/mnt/ext4 BS=64k WRITE_SIZE=160M
 # Resetting works, and only 0 may be written.
 echo 0 >/sys/kernel/debug/vm/nr_throttle_writeback
 cat /sys/kernel/debug/vm/nr_throttle_writeback >/results/after-reset
@@ -47,7 +50,8 @@ t_reclaim_wait_counters_move() {
 	cat "$run/after.debug-vm"
 	[ "$total" -gt 0 ] || fail "no reclaim wait was counted"
 	[ "$(counter "$run/after.debug-vm" nr_reclaim_throttle_write_usec)" -ge 0 ]
-	expect_match "$run/verify.out" 'bad_chunks=0' "data written under reclaim"
+	# the data written under reclaim, read back from the disk
+	expect_fio_verified "$run" writer $((160 << 20))
 }
 
 # For every reason and class, trace events == counter, in events and in usec;

@@ -22,6 +22,12 @@ t_kernels_bad_specs_are_refused() {
 		fail "the same kernel name twice was taken"
 	fi
 	expect_match "$out" "kernel name '6.12' given twice"
+	# a host's bundle carries the lab's kernel only
+	echo : >"$TEST_TMP/khosts"
+	if "$RL_TOP/scripts/compare.sh" --kernel 6.12=lab --hosts "$TEST_TMP/khosts" --results "$TEST_TMP/kspec" >/dev/null 2>"$out"; then
+		fail "--kernel with --hosts was taken"
+	fi
+	expect_match "$out" "--hosts runs the lab's kernel only"
 }
 
 # git:REPO@REV: that commit, as it is, is the source tree (no series).

@@ -147,33 +147,52 @@ rl_memcg_remove() { # PATH
 	rmdir "$1" 2>/dev/null || true
 }
 
-# Data integrity: unmount and mount the file's filesystem again (so pages
-# come from the disk, not the page cache), then verify the file's content.
-rl_verify_after_remount() { # FILE SIZE SEED
-	mnt=$(dirname "$1")
-	dev=$(awk -v m="$mnt" '$2 == m { print $1 }' /proc/mounts)
-	fstype=$(awk -v m="$mnt" '$2 == m { print $3 }' /proc/mounts)
-	[ -n "$dev" ] || rl_die "$mnt is not a mount point"
+# rl_remount DIR: unmount the filesystem mounted at DIR and mount it again
+# with its catalogue options, so that pages read afterwards come from the
+# disk, not from the page cache.
+rl_remount() {
+	dev=$(awk -v m="$1" '$2 == m { print $1 }' /proc/mounts)
+	fstype=$(awk -v m="$1" '$2 == m { print $3 }' /proc/mounts)
+	[ -n "$dev" ] || rl_die "$1 is not a mount point"
 	sync
-	umount "$mnt" || rl_die "cannot unmount $mnt"
-	mount -t "$fstype" -o "$(rl_mount_options "$fstype")" "$dev" "$mnt" ||
+	umount "$1" || rl_die "cannot unmount $1"
+	mount -t "$fstype" -o "$(rl_mount_options "$fstype")" "$dev" "$1" ||
 		rl_die "cannot mount $dev again"
+}
+
+# Data integrity of an rl-dd writer's file (FILE at the top of its
+# filesystem): remount, then rl-dd verify, which regenerates the content
+# from the seed.
+rl_verify_after_remount() { # FILE SIZE SEED
+	rl_remount "$(dirname "$1")"
 	rl-dd verify "$1" --size "$2" --seed "$3" >>"${RL_OUT:-/results}/verify.out"
 }
 
-# rl_fio [--memcg PATH] NAME JOB [VAR=VALUE...]: run fio's job file JOB,
-# shipped beside the scenario files (/reclaimlab/scenarios/JOB), with each
-# VAR=VALUE in its environment (the job file reads them as ${VAR}), in the
-# memory cgroup PATH if one is given.  fio's JSON goes to NAME.fio.json
-# (the host's summary: fio.JOBNAME.* rows), its messages to NAME.fio.log.
-# fio is on the tools disk; without it the run fails saying so.  Returns
-# fio's exit status.
+# rl_fio [--memcg PATH] [--verify-only] NAME JOB [VAR=VALUE...]: run
+# fio's job file JOB, shipped beside the scenario files
+# (/reclaimlab/scenarios/JOB), with each VAR=VALUE in its environment (the
+# job file reads them as ${VAR}), in the memory cgroup PATH if one is given.
+# fio's JSON goes to NAME.fio.json (the host's summary: fio.JOBNAME.*
+# rows), its messages to NAME.fio.log.  fio is on the tools disk; without
+# it the run fails saying so.  Returns fio's exit status.
+#
+# Data integrity: a job that writes with verify= (a checksum in each
+# block) reads FIO_DO_VERIFY as do_verify: 0 here, 1 with --verify-only,
+# which runs the same job again to read every block back and check it
+# (after rl_remount, from the disk): its JSON goes to NAME.verify.json, not
+# a source of summary rows, and a block that does not verify is the run's
+# failure, in fio's words.
 rl_fio() {
 	fio_cg=""
-	if [ "$1" = --memcg ]; then
-		fio_cg=$2
-		shift 2
-	fi
+	fio_verify=0
+	fio_out=fio
+	while :; do
+		case $1 in
+		--memcg) fio_cg=$2 && shift 2 ;;
+		--verify-only) fio_verify=1 fio_out=verify && shift ;;
+		*) break ;;
+		esac
+	done
 	fio_name=$1 fio_job=/reclaimlab/scenarios/$2
 	shift 2
 	command -v fio >/dev/null ||
@@ -185,10 +204,18 @@ rl_fio() {
 		*) rl_die "rl_fio: bad environment word '$fio_kv' (valid: NAME=VALUE)" ;;
 		esac
 	done
-	set -- env "$@" fio --output-format=json --output="$RL_OUT/$fio_name.fio.json" "$fio_job"
+	set -- env "$@" FIO_DO_VERIFY=$fio_verify fio --output-format=json
+	[ "$fio_verify" = 0 ] || set -- "$@" --verify_only
+	set -- "$@" --output="$RL_OUT/$fio_name.$fio_out.json" "$fio_job"
+	fio_log=$RL_OUT/$fio_name.$fio_out.log
+	fio_rc=0
 	if [ -n "$fio_cg" ]; then
-		rl_memcg_run "$fio_cg" "$@" 2>"$RL_OUT/$fio_name.fio.log"
+		rl_memcg_run "$fio_cg" "$@" 2>"$fio_log" || fio_rc=$?
 	else
-		"$@" 2>"$RL_OUT/$fio_name.fio.log"
+		"$@" 2>"$fio_log" || fio_rc=$?
 	fi
+	if [ "$fio_rc" != 0 ] && [ "$fio_verify" = 1 ]; then
+		rl_fail "fio's verify of $fio_name failed (status $fio_rc): $(grep -m1 'verify' "$fio_log" || tail -1 "$fio_log")" || true
+	fi
+	return "$fio_rc"
 }

@@ -652,22 +652,27 @@ static void fio_section(struct rep *r, struct rep_scn *s, FILE *f)
 
 static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
 {
+	/* sysstat 12's columns (sysstat.c), and 2012's avgrq-sz derived */
 	static const char *const cols[] = {
-		"avgrq_sz_mean", "wareq_sz_mean", "avgqu_sz_mean", "await_mean", "util_mean",
-		"written_mb",
+		"r_s_mean", "rkB_s_mean", "w_s_mean", "wkB_s_mean", "wareq_sz_mean",
+		"w_await_mean", "aqu_sz_mean", "util_mean", "avgrq_sz_mean",
 	};
 	static const char *const titles[] = {
-		"avgrq-sz (sectors)", "wareq-sz (KiB)", "avgqu-sz", "await (ms)", "%util",
-		"written MB",
+		"r/s", "rkB/s", "w/s", "wkB/s", "wareq-sz (kB)",
+		"w_await (ms)", "aqu-sz", "%util", "avgrq-sz (2012, sectors)",
 	};
 	struct strv devs = { 0 };
-	char name[256];
 	size_t i;
 
 	rep_metrics_like(s, &devs, "iostat.", ".util_mean", NULL);
-	if (!devs.n)
+	/* iostat.intervals: iostat ran; a device has rows once it reported a second */
+	if (!devs.n && !rep_any_group_max_above(s, "iostat.intervals", -1))
 		return;
 	fprintf(f, "### iostat (means over the workload)\n\n");
+	if (!devs.n)
+		fprintf(f, "No complete iostat interval in any run (the workloads were shorter than the sampling interval).\n\n");
+	else
+		fprintf(f, "sysstat's `iostat -x` in the guest, each second of the workload (its kB are 1024 bytes): rates are means over the seconds, wareq-sz and w_await are weighted by the writes; avgrq-sz, which sysstat 12 no longer prints, is (rkB/s + wkB/s) * 2 / (r/s + w/s) in 512-byte sectors.\n\n");
 	for (i = 0; i < devs.n; i++) {
 		/* iostat.DEV.util_mean -> DEV */
 		const char *d = devs.v[i] + strlen("iostat.");
@@ -675,11 +680,6 @@ static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
 
 		if (devs.n > 1)
 			fprintf(f, "Device %.*s:\n\n", (int)dl, d);
-		snprintf(name, sizeof(name), "iostat.%.*s.intervals", (int)dl, d);
-		if (!rep_any_group_max_above(s, name, 0)) {
-			fprintf(f, "No complete iostat interval in any run (the workloads were shorter than the sampling interval).\n\n");
-			continue;
-		}
 		/* iostat.DEV.util_mean -> iostat.DEV */
 		columns_table(r, s, f, (int)(strlen("iostat.") + dl), devs.v[i],
 			      cols, titles, sizeof(cols) / sizeof(cols[0]));

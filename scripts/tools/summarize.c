@@ -15,6 +15,7 @@
 
 #include "json.h"
 #include "report-model.h"
+#include "sysstat.h"
 #include "tracestat.h"
 
 /* metrics of a tool's result line: the first NMEAN averaged over its lines, the rest summed */
@@ -243,25 +244,43 @@ static void vmstat_rows(struct rows *r, char *before, char *after)
 	}
 }
 
-static void iostat_rows(struct rows *r, char *text)
+/*
+ * iostat.json, sysstat's extended device report (sysstat.c):
+ * iostat.intervals, the seconds it reported (0: the workload was shorter
+ * than one), and per device iostat.DEV.intervals, iostat.DEV.COLUMN_mean
+ * of each column that had something to average, and COLUMN_sd of the
+ * columns per request.  A file that is not iostat's JSON (a guest stopped
+ * before iostat closed it) gives no rows.
+ */
+static void iostat_rows(struct rows *r, const char *text)
 {
-	char metric[512], dev[128] = "", *p = text, *l;
+	struct sysstat_iostat io;
+	char err[128], metric[512];
+	size_t i, k;
 
-	while ((l = rep_next_line(&p))) {
-		char *eq = strchr(l, '=');
+	if (sysstat_iostat_read(text, strlen(text), &io, err, sizeof(err)) == 0) {
+		row_num(r, "iostat.intervals", (double)io.intervals);
+		for (i = 0; i < io.ndevs; i++) {
+			const struct sysstat_dev *d = &io.devs[i];
 
-		if (!eq || strchr(eq + 1, '='))
-			continue;
-		*eq = '\0';
-		if (!strcmp(l, "device")) {
-			snprintf(dev, sizeof(dev), "%s", eq + 1);
-			continue;
+			snprintf(metric, sizeof(metric), "iostat.%s.intervals", d->name);
+			row_num(r, metric, (double)d->intervals);
+			for (k = 0; k < d->ncols; k++) {
+				const struct sysstat_col *c = &d->cols[k];
+				double mean, sd;
+
+				if (sysstat_col_mean(c, &mean, &sd))
+					continue;
+				snprintf(metric, sizeof(metric), "iostat.%s.%s_mean", d->name, c->metric);
+				row_num(r, metric, mean);
+				if (!c->per_request)
+					continue;
+				snprintf(metric, sizeof(metric), "iostat.%s.%s_sd", d->name, c->metric);
+				row_num(r, metric, sd);
+			}
 		}
-		if (!dev[0] || (size_t)(eq - l) > 200)
-			continue;
-		snprintf(metric, sizeof(metric), "iostat.%s.%s", dev, l);
-		row(r, metric, eq + 1);
 	}
+	sysstat_iostat_free(&io);
 }
 
 /* NAME.out: the op= result lines of one workload tool */
@@ -467,7 +486,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 		vmstat_rows(&r, t, t2);
 	free(t);
 	free(t2);
-	if ((t = file_of(dir, "iostat-summary.txt"))) {
+	if ((t = file_of(dir, "iostat.json"))) {
 		iostat_rows(&r, t);
 		free(t);
 	}

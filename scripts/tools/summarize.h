@@ -9,7 +9,8 @@
  *                      per task name
  *   counter.*          /sys/kernel/debug/vm after the workload
  *   vmstat.*           /proc/vmstat deltas over the workload (non-zero)
- *   iostat.DEV.*       the sampler's summary per device
+ *   iostat.DEV.*       sysstat's iostat -x per device (iostat.json, sysstat.c):
+ *                      COLUMN_mean, COLUMN_sd, intervals
  *   tool.NAME.*        each workload's result line (NAME.out: op=...)
  *   fio.JOB.*          fio's JSON (NAME.fio.json) per job: error, and per
  *                      direction kb_s, iops, clat_p50_us/_p99_us/_p999_us

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of scripts/tools/summarize.c on a run folder made here. */
 #include "check.h"
+#include "report-model.h"
 #include "summarize.h"
 
 #include <stdlib.h>
@@ -51,7 +52,10 @@ TEST(test_run_folder_into_rows)
 	put(dir, "counters-after.debug-vm", "nr_throttle_writeback:3\nbad line\n");
 	put(dir, "counters-before.vmstat", "nr_dirty 10\npgscan_direct 5\nnr_free 7\n");
 	put(dir, "counters-after.vmstat", "pgscan_direct 9\nnr_dirty 10\nnr_free 2\n");
-	put(dir, "iostat-summary.txt", "device=ubda\nwrites=12\nutil_mean=55.5\n");
+	put(dir, "iostat.json",
+	    "{\"sysstat\": {\"hosts\": [{\"statistics\": [{\"disk\": [{\"disk_device\": \"ubda\","
+	    " \"w/s\": 10.00, \"wkB/s\": 5120.00, \"r/s\": 0.00, \"rkB/s\": 0.00,"
+	    " \"wareq-sz\": 512.00, \"util\": 55.50}]}]}]}}\n");
 	put(dir, "writer1.out", "op=write file=/mnt/x bytes=100 seconds=2 mbps=10\nop=write bytes=50 seconds=1 mbps=20\n");
 	put(dir, "knobs", "vm.pageout_work=1\nvm.reclaim_plug=absent\n");
 	out = open_memstream(&rows, &len);
@@ -75,7 +79,14 @@ TEST(test_run_folder_into_rows)
 	CHECK(has(rows, "vmstat.pgscan_direct\t4"));
 	CHECK(has(rows, "vmstat.nr_free\t-5"));
 	CHECK(strstr(rows, "vmstat.nr_dirty") == NULL);	/* no change: no row */
+	CHECK(has(rows, "iostat.intervals\t1"));
+	CHECK(has(rows, "iostat.ubda.intervals\t1"));
 	CHECK(has(rows, "iostat.ubda.util_mean\t55.5"));
+	CHECK(has(rows, "iostat.ubda.wkB_s_mean\t5120"));
+	CHECK(has(rows, "iostat.ubda.wareq_sz_mean\t512"));
+	CHECK(has(rows, "iostat.ubda.wareq_sz_sd\t0"));
+	CHECK(has(rows, "iostat.ubda.avgrq_sz_mean\t1024"));
+	CHECK(strstr(rows, "iostat.ubda.util_sd") == NULL);	/* a rate: no spread */
 	CHECK(has(rows, "tool.writer1.bytes\t150"));
 	CHECK(has(rows, "tool.writer1.mbps\t15"));
 	CHECK(has(rows, "knob.vm.reclaim_plug\tabsent"));
@@ -84,26 +95,6 @@ TEST(test_run_folder_into_rows)
 	free(rows);
 	snprintf(err, sizeof(err), "rm -rf '%s'", top);
 	CHECK(system(err) == 0);
-}
-
-/* path's whole content, or NULL */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
-	int c;
-
-	if (!f)
-		return NULL;
-	m = open_memstream(&text, &len);
-	while (m && (c = fgetc(f)) != EOF)
-		fputc(c, m);
-	if (m)
-		fclose(m);
-	fclose(f);
-	return text;
 }
 
 /*
@@ -124,7 +115,7 @@ TEST(test_fio_json_into_rows)
 	if (!fixtures)
 		return;
 	snprintf(path, sizeof(path), "%s/fio/rl-small.fio.json", fixtures);
-	json = slurp(path);
+	json = rep_read_file(path, NULL);
 	CHECK(json != NULL);
 	if (!json)
 		return;
