@@ -190,7 +190,7 @@ on_signal() {
 trap cleanup EXIT
 trap on_signal INT TERM HUP
 
-args="mem=$mem initrd=$(guest_input "$tmp" "$RL_ROOTFS") umid=rl-$run_id uml_dir=$tmp/uml"
+args="mem=$mem initrd=$(guest_input "$tmp" "$RL_ROOTFS") umid=$(run_umid "$run_id") uml_dir=$tmp/uml"
 args="$args $(hostfs_args "$tmp" "$out")"
 if [ "$interactive" = 1 ]; then
 	# a quiet console: kernel messages go to console.log (rootfs/init)
@@ -212,7 +212,6 @@ pin="setpriv --pdeathsig KILL setarch $(uname -m) -R"
 {
 	echo "RL_DISKS='$(guest_disks "$disks")'"
 	echo "RL_SWAP='$(guest_swap "$disks" "$swap")'"
-	echo "RL_RUN_ID='$run_id'"
 	echo "export RL_TRACE_DAT=$trace_dat RL_BLKTRACE=$blktrace"
 } >"$out/job.env"
 if [ -n "$scenario" ]; then

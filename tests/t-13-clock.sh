@@ -72,3 +72,19 @@ t_cpu_clock_moves_through_a_stall() {
 		fail "no stall recorded: $(grep '^clock_stalled_ticks=' "$run/status")"
 	grep -q 'time-travel: cpu clock stalled' "$run/console.log" || fail "no stall message on the console"
 }
+
+# Under the cpu clock a run is a function of its inputs, and its folder's
+# name is not one: it reaches the guest nowhere (fixed-length umid and
+# links; not in job.env).  Two runs of one scenario in folders named apart
+# give the same summary rows but the run's name and wall time.
+t_cpu_clock_run_does_not_depend_on_its_folder_name() {
+	local a=$TEST_TMP/n run b=$TEST_TMP/a-much-longer-folder-name.ext4.vanilla@x.r1
+	for run in "$a" "$b"; do
+		guest "$run" --scenario reclaim-plug --disk ext4 --time-travel=cpu >/dev/null ||
+			fail "${run##*/}: $(head -1 "$run/status")"
+		"$RL_HOST_TOOLS/rl-summarize" "$run" || fail "cannot summarize ${run##*/}"
+		cut -f2- "$run/$RL_DERIVED/summary.tsv" | grep -v $'\trun.wall_seconds\t' >"$run.rows"
+	done
+	grep -m3 -E $'\t(run.simulated_seconds|iostat.ubdb.wareq_sz_mean|waits.events)\t' "$a.rows"
+	diff "$a.rows" "$b.rows" || fail "the folder's name changed the run's figures"
+}

@@ -107,7 +107,7 @@ gdb_check_run() {
 	expect_match "$run/writer.out" '^op=write .*bytes=167772160 ' "writer output"
 	expect_match "$run/verify.out" 'bad_chunks=0' "data written under gdb"
 	expect_no_uml_left "${run##*/}"
-	if pgrep -f "gdb.*--args .*umid=rl-${run##*/} " >/dev/null; then
+	if pgrep -f "gdb.*--args .*umid=rl-${run##*/}_* " >/dev/null; then
 		fail "gdb of run ${run##*/} is still alive"
 	fi
 }

@@ -23,7 +23,7 @@
 RL_MIN_FREE=${RL_MIN_FREE:-64M}
 
 # check_run_folder_path PATH: the folder's name goes on the kernel command
-# line (umid=rl-NAME) and into job.env: refuse what either would misread,
+# line (umid=rl-NAME___...) and into job.env: refuse what either would misread,
 # before anything is created, and again for the folder a link led to.
 check_run_folder_path() {
 	[[ "$1" =~ ^[A-Za-z0-9._/+@~:-]+$ ]] ||
@@ -71,6 +71,21 @@ hostfs_args() {
 	echo "hostfs=$1/run,confine reclaimlab.run=$1/run"
 }
 
+# run_umid RUN_ID: UML's umid of the run: "rl-RUN_ID", cut or padded with
+# "_" to 63 characters (UML's longest).  It is on the kernel command line,
+# whose length moves the cpu clock's figures (as the fixed-length links of
+# hostfs_args and guest_input avoid), so a run's figures do not depend on
+# its folder's name; each run's own uml_dir keeps two runs apart even where
+# the cut makes their umids equal.
+run_umid() {
+	local umid="rl-$1"
+	umid=${umid:0:63}
+	while [ "${#umid}" -lt 63 ]; do
+		umid="${umid}_"
+	done
+	echo "$umid"
+}
+
 # kernel_conf KERNEL: run.conf's lines of the kernel binary KERNEL's build:
 # its release, source (package and version, or git tree and commit) and
 # series (hash of the applied patch series)
@@ -112,7 +127,7 @@ write_run_conf() {
 	echo "host_cpu=$cpu"
 	echo "timeout=$timeout"
 	echo "tmpdir=$tmp"
-	echo "umid=rl-$run_id"
+	echo "umid=$(run_umid "$run_id")"
 	echo "wrap=$wrap"
 	echo "started=$(date -Is)"
 	# what the run is, so that later stages need nothing but this folder
