@@ -236,6 +236,9 @@ make -C "$RL_KSRC" ARCH=um O="$RL_KOUT" -j"$jobs" \
 grep -E ' warning: ' "$RL_KOUT/build.log" >&2 || true
 # which source and series this kernel was built from, for the run folders
 # (run.conf)
-cp "$RL_KSRC/.git/reclaimlab-series-applied" "$RL_KOUT/reclaimlab-series"
-source_label >"$RL_KOUT/reclaimlab-source"
+# (rewritten only when they change: compare.sh --hosts names its bundle by
+# the hash of its files, the kernel's folder included)
+cmp -s "$RL_KSRC/.git/reclaimlab-series-applied" "$RL_KOUT/reclaimlab-series" ||
+	cp "$RL_KSRC/.git/reclaimlab-series-applied" "$RL_KOUT/reclaimlab-series"
+cmp -s <(source_label) "$RL_KOUT/reclaimlab-source" || source_label >"$RL_KOUT/reclaimlab-source"
 note "kernel ready: $RL_KERNEL ($(cat "$RL_KOUT/include/config/kernel.release"))"

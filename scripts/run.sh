@@ -143,8 +143,7 @@ fi
 [ "$trace_dat$blktrace" = 00 ] || tools_attached "$tools" ||
 	die "--trace-dat and --blktrace need the tools disk (trace-cmd, blktrace): drop --no-tools, or build it with 'make guest-tools'"
 [ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
-[ -z "$kernel_name" ] || [[ "$kernel_name" =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] ||
-	die "bad --kernel-name '$kernel_name' (valid: letters, digits and . _ + -, starting with a letter or digit)"
+[ -z "$kernel_name" ] || check_kernel_name "$kernel_name" --kernel-name
 [ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
 [ -x "$RL_SPLATS" ] || die "$RL_SPLATS not found; build it with 'make rootfs'"
 check_guest_mem "$mem"

@@ -15,15 +15,20 @@
 
 RL_KERNEL_SPECS="lab series:DIR git:REPO@REV"
 
+# check_kernel_name NAME WHAT: die unless NAME can be a kernel's name; it
+# goes into run names (SCENARIO.FS.MODE@NAME.rN) and folders
+check_kernel_name() {
+	[[ "$1" =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] ||
+		die "bad kernel name '$1' in $2 (valid: letters, digits and . _ + -, starting with a letter or digit)"
+}
+
 # kernel_spec NAME=SPEC: check a --kernel and print it with DIR or REPO
 # made absolute (matrix.conf keeps it so, for --resume from anywhere); die
 # naming what is wrong
 kernel_spec() {
 	local name=${1%%=*} spec=${1#*=} path rev
 	[[ "$1" == *=* ]] || die "bad --kernel '$1' (valid: NAME=SPEC, SPEC one of: $RL_KERNEL_SPECS)"
-	# the name goes into run names (SCENARIO.FS.MODE@NAME.rN) and folders
-	[[ "$name" =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] ||
-		die "bad kernel name '$name' in --kernel '$1' (valid: letters, digits and . _ + -, starting with a letter or digit)"
+	check_kernel_name "$name" "--kernel '$1'"
 	[[ "$spec" =~ ^[A-Za-z0-9._/+@:~-]+$ ]] ||
 		die "bad kernel spec '$spec' in --kernel '$1' (valid: $RL_KERNEL_SPECS; paths of letters, digits and . _ / + @ : ~ -)"
 	case "$spec" in
@@ -54,7 +59,7 @@ kernel_spec() {
 kernel_places() {
 	local dir=$RL_BUILD/kernels/$1
 	case "$2" in
-	lab) echo "$RL_TOP/kernel-patches $RL_BUILD/src/linux $RL_BUILD/kernel/$RL_FLAVOR -" ;;
+	lab) echo "$RL_TOP/kernel-patches $RL_KSRC $RL_KOUT -" ;;
 	series:*) echo "${2#series:} $dir/src $dir/$RL_FLAVOR -" ;;
 	git:*) echo "$RL_TOP/kernel-patches $dir/src $dir/$RL_FLAVOR ${2#git:}" ;;
 	esac
