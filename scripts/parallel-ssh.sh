@@ -20,8 +20,12 @@ shift 2
 # the worker gets a group of its own (set -m), and a signal to this script
 # goes on to the job's group; then it waits for the worker to end.
 set -m
-# as ssh does: the words are one command line for a shell
-bash -c "$*" &
+# as ssh does: the words are one command line for the login shell, which
+# it names in SHELL (parallel's worker runs the job with $SHELL; unset, it
+# ran nothing and exited 0)
+SHELL=$BASH
+export SHELL
+"$SHELL" -c "$*" &
 worker=$!
 stop_job() {
 	local job
