@@ -770,9 +770,12 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 			fprintf(f, " — **all absent: this kernel has none of these knobs, so the %s runs ran the kernel's default behaviour**",
 				mode);
 	}
-	/* the series hooks the classic LRU; say what MGLRU leaves out */
+	/*
+	 * Which knobs act under MGLRU depends on the series a kernel
+	 * carries, which the run folders do not list: say it per patch.
+	 */
 	if (mglru && !mglru_off)
-		fprintf(f, " — **the multi-gen LRU is on: vm.reclaim_wait_dirty has no effect under it (its wait is in the classic LRU's shrink_inactive_list()); the pageout works, vm.reclaim_plug and vm.reclaim_throttle_writeback apply to both LRUs**");
+		fprintf(f, " — **the multi-gen LRU is on: the pageout works, vm.reclaim_plug and vm.reclaim_throttle_writeback apply to both LRUs; vm.reclaim_wait_dirty has no effect under it without patch 0020 (mm: vmscan: take the series' reclaim waits under the multi-gen LRU), which the lab's series carries**");
 	fprintf(f, "\n");
 out:
 	strv_free(&lines);
