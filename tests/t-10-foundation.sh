@@ -11,6 +11,19 @@ t_shellcheck_clean() {
 	shellcheck -s sh -e SC2034,SC2100,SC2125 rootfs/scenarios/*.scn rootfs/lib/rl-lib.sh rootfs/lib/rl-scenario
 }
 
+# Every patch of both series passes the kernel's checkpatch.pl --strict
+# (run from the lab's 6.12 tree, as it must be, for its spelling and
+# context files).
+t_patches_checkpatch_clean() {
+	local p out=$TEST_TMP/checkpatch.out bad=""
+	for p in "$RL_TOP"/kernel-patches/*.patch "$RL_TOP"/kernel-patches/*/*.patch; do
+		(cd "$RL_KSRC" && perl scripts/checkpatch.pl --strict --no-summary --terse "$p") >"$out" 2>&1 ||
+			bad="$bad ${p#"$RL_TOP"/}: $(head -3 "$out")"
+	done
+	[ -z "$bad" ] || fail "checkpatch --strict:$bad"
+	echo "$(find "$RL_TOP/kernel-patches" -name '*.patch' | wc -l) patches checkpatch --strict clean"
+}
+
 t_config_fragment_survives() {
 	# build-kernel.sh refuses a config that lost a requested option; check
 	# the built kernel's own .config for the options the lab depends on.
