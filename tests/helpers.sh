@@ -108,3 +108,8 @@ kunit_suites_pass() {
 	{ [ -n "$ran" ] && [ "${ran% *}" = "${ran#* }" ]; } || fail "not every KUnit case passed: ${ran:-no summary}"
 	[ "${ran% *}" -ge 10 ] || fail "fewer KUnit cases than expected ran: ${ran% *}"
 }
+
+# summary_value RUN METRIC: the metric's value in the run's summary rows
+summary_value() {
+	awk -F'\t' -v m="$2" '$7 == m { print $8 }' "$1/$RL_DERIVED/summary.tsv"
+}

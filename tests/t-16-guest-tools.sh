@@ -318,4 +318,18 @@ t_tools_blktrace_of_a_scenario_run() {
 	{ [ "$d" -gt 0 ] && [ "$c" -gt 0 ]; } || fail "no dispatch or completion events"
 	expect_match "$run/btt-ubda.txt" '^=+ All Devices =+$' "btt's table"
 	expect_match "$run/btt-ubda.txt" '^D2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's D2C row"
+	# the summary's blk rows: every write completion matched to its
+	# dispatch and to the Q of the bio it was split from (blklat.c)
+	"$RL_HOST_TOOLS/rl-summarize" "$run" || fail "rl-summarize failed"
+	grep $'\tblk\.' "$run/$RL_DERIVED/summary.tsv" | cut -f7,8
+	c=$(summary_value "$run" blk.ubda.write.completions)
+	[ "${c:-0}" -gt 0 ] || fail "no blk.ubda.write.completions row"
+	[ "$(summary_value "$run" blk.ubda.write.d2c_matched)" = "$c" ] || fail "not every write completion matched a dispatch"
+	[ "$(summary_value "$run" blk.ubda.write.q2c_matched)" = "$c" ] || fail "not every write completion matched a queue event"
+	summarize_is_positive "$(summary_value "$run" blk.ubda.write.q2c_ms_p50)" || fail "no Q2C median"
+}
+
+# summarize_is_positive TEXT: a number above 0
+summarize_is_positive() {
+	awk -v v="$1" 'BEGIN { exit !(v + 0 > 0) }'
 }

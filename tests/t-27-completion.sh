@@ -112,11 +112,6 @@ scenario_mode_run() { # NAME MODE [KEY=VALUE]
 	echo "$run"
 }
 
-# summary_value RUN METRIC
-summary_value() {
-	awk -F'\t' -v m="$2" '$7 == m { print $8 }' "$1/$RL_DERIVED/summary.tsv"
-}
-
 # As vanilla, memcg v1 reclaim waits on folios under writeback and sleeps
 # on VMSCAN_THROTTLE_WRITEBACK; in the unthrottled mode it does neither.
 # A 24M memcg: at the scenario's 48M the folio waits came and went with

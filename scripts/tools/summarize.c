@@ -15,6 +15,7 @@
 
 #include "json.h"
 #include "report-model.h"
+#include "blklat.h"
 #include "sysstat.h"
 #include "tracestat.h"
 
@@ -412,6 +413,62 @@ static void fio_rows(struct rows *r, const char *text, struct fio_jobs *seen)
 	json_free(doc);
 }
 
+/*
+ * DEV.blktrace.bin (run.sh --blktrace): per direction that completed
+ * requests, blk.DEV.DIR.completions, .d2c_matched and .q2c_matched, and
+ * d2c_ms_/q2c_ms_ p50, p90, p99 and max (blklat.c).  A file blklat cannot
+ * read gives no rows and a line on stderr.
+ */
+static void blk_rows(struct rows *r, const char *dir, const char *name)
+{
+	static const int pcts[] = { 50, 90, 99 };
+	size_t n = strlen(dir) + strlen(name) + 2, len = 0, k;
+	char *path = rep_xmalloc(n), *text, *dev, metric[512], err[256];
+	struct blklat lat;
+	int d, which;
+
+	snprintf(path, n, "%s/%s", dir, name);
+	text = rep_read_file(path, &len);
+	free(path);
+	if (!text)
+		return;
+	dev = rep_xstrdup(name);
+	dev[strlen(dev) - strlen(".blktrace.bin")] = '\0';
+	if (blklat_read((const unsigned char *)text, len, &lat, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rl-summarize: %s/%s: %s; no blk.%s rows\n", dir, name, err, dev);
+		goto out;
+	}
+	for (d = 0; d < BLKLAT_NR_DIRS; d++) {
+		const struct blklat_dir_stats *st = &lat.dir[d];
+		const char *dn = blklat_dir_name(d);
+
+		if (!st->completions)
+			continue;
+		snprintf(metric, sizeof(metric), "blk.%s.%s.completions", dev, dn);
+		row_num(r, metric, (double)st->completions);
+		for (which = 0; which < 2; which++) {
+			const long *v = which ? st->q2c_ns : st->d2c_ns;
+			size_t nv = which ? st->nq2c : st->nd2c;
+			const char *what = which ? "q2c" : "d2c";
+
+			snprintf(metric, sizeof(metric), "blk.%s.%s.%s_matched", dev, dn, what);
+			row_num(r, metric, (double)nv);
+			if (!nv)
+				continue;
+			for (k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++) {
+				snprintf(metric, sizeof(metric), "blk.%s.%s.%s_ms_p%d", dev, dn, what, pcts[k]);
+				row_num(r, metric, tracestat_percentile(v, nv, pcts[k]) / 1e6);
+			}
+			snprintf(metric, sizeof(metric), "blk.%s.%s.%s_ms_max", dev, dn, what);
+			row_num(r, metric, v[nv - 1] / 1e6);
+		}
+	}
+	blklat_free(&lat);
+out:
+	free(dev);
+	free(text);
+}
+
 static void knob_rows(struct rows *r, char *text)
 {
 	char *p = text, *l;
@@ -504,6 +561,9 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 			   (t = file_of(dir, list[i]->d_name))) {
 			fio_rows(&r, t, &fio_seen);
 			free(t);
+		} else if (len > 13 && !strcmp(list[i]->d_name + len - 13, ".blktrace.bin") &&
+			   rep_safe_name(list[i]->d_name)) {
+			blk_rows(&r, dir, list[i]->d_name);
 		}
 		free(list[i]);
 	}

@@ -14,6 +14,9 @@
  *   tool.NAME.*        each workload's result line (NAME.out: op=...)
  *   fio.JOB.*          fio's JSON (NAME.fio.json) per job: error, and per
  *                      direction kb_s, iops, clat_p50_us/_p99_us/_p999_us
+ *   blk.DEV.DIR.*      DEV.blktrace.bin (run.sh --blktrace), per direction:
+ *                      completions, d2c_/q2c_matched, d2c_ms_/q2c_ms_ p50,
+ *                      p90, p99, max (blklat.c)
  *   knob.*             the knobs in effect (1/0, or the text absent)
  * and, beside them in derived/, the trace's histogram, CDF and waits per
  * 0.1 s (waits-hist.tsv, waits-cdf.tsv, waits-series.tsv).
