@@ -6,8 +6,8 @@
  * order of the machine that traced: a UML guest runs on this host's CPU.
  */
 #include "blklat.h"
+#include "cli.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,16 +40,6 @@ struct recs {
 	struct rec *v;
 	size_t n, cap;
 };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static void push(struct recs *rs, const struct rec *r)
 {
@@ -160,20 +150,20 @@ int blklat_read(const unsigned char *buf, size_t len, struct blklat *lat,
 		struct rec r = { 0 };
 
 		if (len - off < REC_SIZE) {
-			fail(err, errlen, "record %zu at byte %zu is cut short (%zu of %d bytes)",
+			cli_fail(err, errlen, "record %zu at byte %zu is cut short (%zu of %d bytes)",
 			     lat->records + 1, off, len - off, REC_SIZE);
 			goto bad;
 		}
 		magic = get32(p);
 		if ((magic & ~0xffu) != REC_MAGIC || (magic & 0xffu) != REC_VERSION) {
-			fail(err, errlen,
+			cli_fail(err, errlen,
 			     "record %zu at byte %zu: magic 0x%08x is not blktrace's version 7 (0x%08x)",
 			     lat->records + 1, off, magic, REC_MAGIC | REC_VERSION);
 			goto bad;
 		}
 		memcpy(&pdu, p + 46, sizeof(pdu));
 		if (len - off - REC_SIZE < pdu) {
-			fail(err, errlen, "record %zu at byte %zu: its %u bytes of data are cut short",
+			cli_fail(err, errlen, "record %zu at byte %zu: its %u bytes of data are cut short",
 			     lat->records + 1, off, pdu);
 			goto bad;
 		}

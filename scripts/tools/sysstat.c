@@ -4,9 +4,9 @@
  * data a guest wrote: it is parsed by json.c and only numbers are taken.
  */
 #include "sysstat.h"
+#include "cli.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,19 +31,6 @@ static const struct {
 	{ "avgrq-sz", { "r/s", "w/s" } },
 };
 #define NPER	(sizeof(per_request) / sizeof(per_request[0]))
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* w/s -> w_s; 0 when key is empty or too long */
 static int metric_name(const char *key, char *out)
@@ -192,7 +179,7 @@ int sysstat_iostat_read(const char *text, size_t len, struct sysstat_iostat *io,
 	stats = json_get(json_at(json_get(json_get(doc, "sysstat"), "hosts"), 0), "statistics");
 	if (!stats || stats->type != JSON_ARRAY) {
 		json_free(doc);
-		return fail(err, errlen, "not iostat's JSON (no sysstat.hosts[0].statistics)");
+		return cli_fail(err, errlen, "not iostat's JSON (no sysstat.hosts[0].statistics)");
 	}
 	io->intervals = stats->n;
 	for (i = 0; i < stats->n; i++) {
