@@ -53,6 +53,9 @@ t_compare_report_generated() {
 		grep -q "^## $s:" "$m/report.md" || fail "scenario $s missing from the report"
 	done
 	ls "$m"/plots/*.svg >/dev/null || fail "no plots"
+	# every plot drew without a complaint (kupdate-after-exit's have no
+	# reclaim wait and no completion in their window)
+	! grep 'gnuplot:' "$TEST_TMP/compare.log" || fail "gnuplot complained"
 	# one table of every check, the thread's figures beside the lab's
 	grep -q "^## The threads' figures beside the lab's" "$m/report.md" || fail "no threads' table"
 	grep -q '^| memcg-dd | 2012 linux-mm (2 x 1 GiB dd' "$m/report.md" || fail "memcg-dd's thread figures missing from the table"

@@ -431,6 +431,7 @@ static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *not
 	char name[256], file[400], *path, *p1 = NULL, *p2 = NULL;
 	size_t i, j, n1 = 0, l1 = 0, l2 = 0;
 	double maxdur = -1, bin;
+	int any_wait = 0;
 	FILE *f, *f1, *f2;
 
 	for (i = 0; i < r->fs.n; i++)
@@ -484,6 +485,7 @@ static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *not
 				}
 				c[b] += ev;
 				u[b] += us;
+				any_wait |= ev > 0 || us > 0;
 				if (b > max)
 					max = b;
 			}
@@ -521,7 +523,9 @@ static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *not
 	f = open_in(r, file, &path);
 	fprintf(f, "set multiplot layout 2,1 title '%s, %s: reclaim waits over the workload (mean of the ok runs, %g s bins)'\n",
 		s->name, m, bin);
-	fprintf(f, "set xlabel 'seconds since the workload started'\nset key top right\nset grid\nset yrange [0:*]\n");
+	/* no wait at all: a fixed axis (gnuplot warns of an empty range) */
+	fprintf(f, "set xlabel 'seconds since the workload started'\nset key top right\nset grid\nset yrange [0:%s]\n",
+		any_wait ? "*" : "1");
 	fprintf(f, "set offsets 0, 0, graph 0.1, 0\nset ylabel 'waits per second'\nplot %s\n", p1);
 	fprintf(f, "set ylabel 'stalled ms per second'\nplot %s\nunset multiplot\n", p2);
 	fclose(f);
@@ -547,6 +551,7 @@ static int plot_completions(struct rep *r, struct rep_scn *s, const char *m, FIL
 	char name[256], file[400], *path, *plots = NULL;
 	size_t i, j, npanels = 0, plen = 0;
 	double from = -1;
+	int any_folio = 0;
 	FILE *f, *pf;
 
 	snprintf(name, sizeof(name), "%s.%s.completions", s->name, m);
@@ -571,10 +576,15 @@ static int plot_completions(struct rep *r, struct rep_scn *s, const char *m, FIL
 			f = open_in(r, file, &path);
 			next = text;
 			rep_next_line(&next);	/* the header */
-			while ((line = rep_next_line(&next)))
-				if (sscanf(line, "%lf", &t) == 1 && t >= from &&
-				    t < from + COMPLETION_WINDOW_S)
-					fprintf(f, "%s\n", line);
+			while ((line = rep_next_line(&next))) {
+				double folios = 0;
+
+				if (sscanf(line, "%lf %lf", &t, &folios) < 1 || t < from ||
+				    t >= from + COMPLETION_WINDOW_S)
+					continue;
+				fprintf(f, "%s\n", line);
+				any_folio |= folios > 0;
+			}
 			fclose(f);
 			free(path);
 			free(text);
@@ -592,8 +602,9 @@ static int plot_completions(struct rep *r, struct rep_scn *s, const char *m, FIL
 	f = open_in(r, file, &path);
 	fprintf(f, "set multiplot layout %zu,1 title '%s, %s: folios whose writeback ended, per 10 ms (seconds %g-%g of the first ok run)'\n",
 		npanels, s->name, m, from, from + COMPLETION_WINDOW_S);
-	fprintf(f, "set xlabel 'seconds since the workload started'\nset ylabel 'folios'\nset grid\nset yrange [0:*]\nset xrange [%g:%g]\n%sunset multiplot\n",
-		from, from + COMPLETION_WINDOW_S, plots);
+	/* none in the window: a fixed axis (gnuplot warns of an empty range) */
+	fprintf(f, "set xlabel 'seconds since the workload started'\nset ylabel 'folios'\nset grid\nset yrange [0:%s]\nset xrange [%g:%g]\n%sunset multiplot\n",
+		any_folio ? "*" : "1", from, from + COMPLETION_WINDOW_S, plots);
 	fclose(f);
 	free(path);
 	free(plots);
