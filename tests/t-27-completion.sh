@@ -174,7 +174,7 @@ t_mglru_mode_turns_on_the_multigen_lru() {
 
 # Patch 0020: under the multi-gen LRU the series' waits after a batch
 # apply too.  memcg-dd's two writers on xfs into a 100M memcg: with the
-# patched knobs reclaim_wait() sleeps for reason dirty (144 times, cpu
+# patched knobs reclaim_wait() sleeps for reason dirty (37 times, cpu
 # clock; 0 before the patch, whose MGLRU eviction never called it), with
 # the vanilla ones never.
 t_mglru_patched_mode_waits_for_dirty_folios() {
