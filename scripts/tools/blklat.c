@@ -26,12 +26,16 @@
 #define CAT_READ	CAT(1u << 0)
 #define CAT_WRITE	CAT(1u << 1)
 #define CAT_NOTIFY	CAT(1u << 10)
+#define CAT_DISCARD	CAT(1u << 13)
+/* beyond any disk: a record this far is not one to match (no wraps) */
+#define SECTOR_LIMIT	(UINT64_C(1) << 56)
 
 struct rec {
 	uint64_t time;		/* ns */
 	uint64_t sector;	/* 512-byte sectors */
 	uint64_t end;		/* sector + bytes / 512 */
 	uint32_t bytes;
+	size_t seq;		/* its place in the trace */
 	int dir;
 	int taken;		/* a dispatch some completion matched */
 };
@@ -66,6 +70,16 @@ static int cmp_rec(const void *a, const void *b)
 	return 0;
 }
 
+/* order: time, then place in the trace */
+static int cmp_time(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 /* index of the first record of rs (sorted) at or past (dir, sector) */
 static size_t lower_bound(const struct recs *rs, int dir, uint64_t sector)
 {
@@ -83,16 +97,19 @@ static size_t lower_bound(const struct recs *rs, int dir, uint64_t sector)
 	return lo;
 }
 
-/* the latest dispatch of c's direction and sector before c not yet taken */
+/*
+ * the earliest dispatch of c's direction and sector before c that no
+ * completion took: a device completes one sector's requests in order
+ */
 static struct rec *dispatch_of(struct recs *ds, const struct rec *c)
 {
 	size_t i = lower_bound(ds, c->dir, c->sector);
-	struct rec *best = NULL;
 
-	for (; i < ds->n && ds->v[i].dir == c->dir && ds->v[i].sector == c->sector; i++)
-		if (!ds->v[i].taken && ds->v[i].time <= c->time)
-			best = &ds->v[i];
-	return best;
+	for (; i < ds->n && ds->v[i].dir == c->dir && ds->v[i].sector == c->sector &&
+	       ds->v[i].time <= c->time; i++)
+		if (!ds->v[i].taken)
+			return &ds->v[i];
+	return NULL;
 }
 
 /*
@@ -175,7 +192,10 @@ int blklat_read(const unsigned char *buf, size_t len, struct blklat *lat,
 		r.sector = get64(p + 16);
 		r.bytes = get32(p + 24);
 		r.end = r.sector + r.bytes / 512;
-		if ((action & CAT_NOTIFY) || !r.bytes || !(action & (CAT_READ | CAT_WRITE)))
+		r.seq = lat->records;
+		/* notes, flushes, discards (one may span the disk), bogus sectors */
+		if ((action & (CAT_NOTIFY | CAT_DISCARD)) || !r.bytes ||
+		    !(action & (CAT_READ | CAT_WRITE)) || r.sector >= SECTOR_LIMIT)
 			continue;
 		r.dir = action & CAT_WRITE ? BLKLAT_WRITE : BLKLAT_READ;
 		if (act == ACT_QUEUE) {
@@ -194,6 +214,8 @@ int blklat_read(const unsigned char *buf, size_t len, struct blklat *lat,
 		qsort(qs.v, qs.n, sizeof(*qs.v), cmp_rec);
 	if (ds.n)
 		qsort(ds.v, ds.n, sizeof(*ds.v), cmp_rec);
+	if (cs.n)
+		qsort(cs.v, cs.n, sizeof(*cs.v), cmp_time);
 	for (d = 0; d < BLKLAT_NR_DIRS; d++) {
 		lat->dir[d].d2c_ns = calloc(cs.n + 1, sizeof(long));
 		lat->dir[d].q2c_ns = calloc(cs.n + 1, sizeof(long));

@@ -10,9 +10,9 @@
  * (Q) for all its pieces and a split event (X) per cut, so btt finds a Q
  * for the first piece only.  Here a completion's Q is the latest queue
  * event of its direction, before it, whose range holds the completion's
- * first sector: the bio it was cut from.  A completion's D is the latest
+ * first sector: the bio it was cut from.  A completion's D is the earliest
  * dispatch of its direction and sector before it that no completion has
- * taken yet.
+ * taken yet.  Notes, flushes and discards are not requests here.
  */
 #ifndef RECLAIMLAB_BLKLAT_H
 #define RECLAIMLAB_BLKLAT_H

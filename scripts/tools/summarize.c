@@ -562,7 +562,8 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 			fio_rows(&r, t, &fio_seen);
 			free(t);
 		} else if (len > 13 && !strcmp(list[i]->d_name + len - 13, ".blktrace.bin") &&
-			   rep_safe_name(list[i]->d_name)) {
+			   rep_safe_name(list[i]->d_name) &&
+			   !memchr(list[i]->d_name, '.', len - 13)) {
 			blk_rows(&r, dir, list[i]->d_name);
 		}
 		free(list[i]);

@@ -17,6 +17,7 @@
 #define ISSUE (7u | (1u << 22))
 #define COMPLETE (8u | (1u << 23))
 #define NOTE_PROCESS (1u << 26)	/* BLK_TC_NOTIFY, __BLK_TN_PROCESS */
+#define DISCARD (1u << 29)	/* BLK_TC_DISCARD */
 
 struct trace {
 	unsigned char buf[4096];
@@ -88,10 +89,12 @@ TEST(test_split_bio_has_one_queue_event)
 }
 
 /*
- * The same sector written twice: each completion takes the latest dispatch
- * before it that no completion took, and the latest Q; a completion of the
- * other direction at the same sector takes neither; a completion with no D
- * or Q before it (the trace began after them) counts unmatched.
+ * The same sector written twice: each completion takes the earliest
+ * dispatch before it that no completion took (the device completes them
+ * in order), and the latest Q; a completion of the other direction at the
+ * same sector takes neither; a completion with no D or Q before it (the
+ * trace began after them) counts unmatched; a discard of the whole disk
+ * is no request.
  */
 TEST(test_rewrites_and_unmatched)
 {
@@ -100,6 +103,7 @@ TEST(test_rewrites_and_unmatched)
 	char err[128];
 
 	rec(&t, 100, 500, 4096, COMPLETE | W, 0);
+	rec(&t, 500, 0, 0xfffffe00u, QUEUE | W | DISCARD, 0);
 	rec(&t, 1000, 8, 4096, QUEUE | W, 0);
 	rec(&t, 2000, 8, 4096, ISSUE | W, 0);
 	rec(&t, 3000, 8, 4096, QUEUE | W, 0);
@@ -112,9 +116,9 @@ TEST(test_rewrites_and_unmatched)
 	CHECK_EQ_INT(lat.dir[BLKLAT_WRITE].nd2c, 2);
 	CHECK_EQ_INT(lat.dir[BLKLAT_WRITE].nq2c, 2);
 	if (lat.dir[BLKLAT_WRITE].nd2c == 2) {
-		/* 5000 - 4000 and 9000 - 2000, sorted */
-		CHECK_EQ_INT(lat.dir[BLKLAT_WRITE].d2c_ns[0], 1000);
-		CHECK_EQ_INT(lat.dir[BLKLAT_WRITE].d2c_ns[1], 7000);
+		/* 5000 - 2000 and 9000 - 4000 */
+		CHECK_EQ_INT(lat.dir[BLKLAT_WRITE].d2c_ns[0], 3000);
+		CHECK_EQ_INT(lat.dir[BLKLAT_WRITE].d2c_ns[1], 5000);
 		/* 5000 - 3000 and 9000 - 3000 */
 		CHECK_EQ_INT(lat.dir[BLKLAT_WRITE].q2c_ns[0], 2000);
 		CHECK_EQ_INT(lat.dir[BLKLAT_WRITE].q2c_ns[1], 6000);
@@ -195,5 +199,30 @@ TEST(test_guest_blktrace)
 	CHECK_EQ_INT(r->nq2c, 3);
 	if (r->nq2c == 3)
 		CHECK_EQ_INT(r->q2c_ns[2], 8043776);
+	blklat_free(&lat);
+}
+
+/*
+ * Records out of time order (a merge of per-CPU files gone wrong) are
+ * matched by their times: the completion listed first but later in time
+ * takes the later dispatch of its sector.
+ */
+TEST(test_completions_matched_in_time_order)
+{
+	struct trace t = { .len = 0 };
+	struct blklat lat;
+	char err[128];
+
+	rec(&t, 1000, 8, 4096, ISSUE | W, 0);
+	rec(&t, 2000, 8, 4096, ISSUE | W, 0);
+	rec(&t, 9000, 8, 4096, COMPLETE | W, 0);
+	rec(&t, 3000, 8, 4096, COMPLETE | W, 0);
+	CHECK_EQ_INT(blklat_read(t.buf, t.len, &lat, err, sizeof(err)), 0);
+	CHECK_EQ_INT(lat.dir[BLKLAT_WRITE].nd2c, 2);
+	if (lat.dir[BLKLAT_WRITE].nd2c == 2) {
+		/* 3000 - 1000 and 9000 - 2000 */
+		CHECK_EQ_INT(lat.dir[BLKLAT_WRITE].d2c_ns[0], 2000);
+		CHECK_EQ_INT(lat.dir[BLKLAT_WRITE].d2c_ns[1], 7000);
+	}
 	blklat_free(&lat);
 }
