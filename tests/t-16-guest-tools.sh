@@ -327,6 +327,12 @@ t_tools_blktrace_of_a_scenario_run() {
 	[ "$(summary_value "$run" blk.ubda.write.d2c_matched)" = "$c" ] || fail "not every write completion matched a dispatch"
 	[ "$(summary_value "$run" blk.ubda.write.q2c_matched)" = "$c" ] || fail "not every write completion matched a queue event"
 	summarize_is_positive "$(summary_value "$run" blk.ubda.write.q2c_ms_p50)" || fail "no Q2C median"
+	# and the report's table of them
+	mkdir -p "$TEST_TMP/blktrace-matrix/runs"
+	cp -r "$run" "$TEST_TMP/blktrace-matrix/runs/fs-completion.ext4.patched.r1"
+	"$RL_TOP/scripts/report.sh" "$TEST_TMP/blktrace-matrix" >/dev/null || fail "report.sh failed"
+	grep -A6 '^### blktrace' "$TEST_TMP/blktrace-matrix/report.md"
+	expect_match "$TEST_TMP/blktrace-matrix/report.md" "^\| ext4 \| patched \| 1 \| $c \| [0-9.]+ \|" "the report's blktrace table"
 }
 
 # summarize_is_positive TEXT: a number above 0

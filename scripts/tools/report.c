@@ -687,6 +687,40 @@ static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
 	strv_free(&devs);
 }
 
+/* run.sh --blktrace: blk.DEV.DIR.* (blklat.c), a table per device and direction */
+static void blktrace_section(struct rep *r, struct rep_scn *s, FILE *f)
+{
+	static const char *const cols[] = {
+		"completions", "d2c_ms_p50", "d2c_ms_p90", "q2c_ms_p50", "q2c_ms_p90",
+		"q2c_ms_max",
+	};
+	static const char *const titles[] = {
+		"completions", "D2C p50 (ms)", "D2C p90 (ms)", "Q2C p50 (ms)", "Q2C p90 (ms)",
+		"Q2C max (ms)",
+	};
+	struct strv reqs = { 0 };
+	size_t i;
+
+	rep_metrics_like(s, &reqs, "blk.", ".completions", NULL);
+	if (!reqs.n)
+		return;
+	fprintf(f, "### blktrace (requests of the workload)\n\n");
+	fprintf(f, "From each run's blktrace (`--blktrace`): D2C from a request's dispatch to its completion, Q2C from the queueing of the bio it was split from. Median over the ok runs (min–max when they differ).\n\n");
+	for (i = 0; i < reqs.n; i++) {
+		/* blk.DEV.DIR.completions -> blk.DEV.DIR; DEV has no dot */
+		int bl = (int)(strlen(reqs.v[i]) - strlen(".completions"));
+		const char *dir = memchr(reqs.v[i] + 4, '.', (size_t)bl - 4);
+
+		if (!dir)
+			continue;
+		fprintf(f, "Device %.*s, %.*s:\n\n", (int)(dir - reqs.v[i] - 4), reqs.v[i] + 4,
+			(int)(reqs.v[i] + bl - dir - 1), dir + 1);
+		columns_table(r, s, f, bl, reqs.v[i], cols, titles,
+			      sizeof(cols) / sizeof(cols[0]));
+	}
+	strv_free(&reqs);
+}
+
 static void counters_section(struct rep *r, struct rep_scn *s, FILE *f)
 {
 	struct strv cells = { 0 }, counters = { 0 };
@@ -787,6 +821,7 @@ static void scenario_section(struct rep *r, struct rep_scn *s, FILE *f,
 	workload_section(r, s, f);
 	fio_section(r, s, f);
 	iostat_section(r, s, f);
+	blktrace_section(r, s, f);
 	counters_section(r, s, f);
 	rep_plots_section(r, s, f, notes);
 }
