@@ -320,7 +320,7 @@ t_tools_blktrace_of_a_scenario_run() {
 	expect_match "$run/btt-ubda.txt" '^D2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's D2C row"
 	# the summary's blk rows: every write completion matched to its
 	# dispatch and to the Q of the bio it was split from (blklat.c)
-	"$RL_HOST_TOOLS/rl-summarize" "$run" || fail "rl-summarize failed"
+	"$RL_TOP/scripts/summarize-run.sh" "$run" >/dev/null || fail "summarize-run.sh failed on $run"
 	grep $'\tblk\.' "$run/$RL_DERIVED/summary.tsv" | cut -f7,8
 	c=$(summary_value "$run" blk.ubda.write.completions)
 	[ "${c:-0}" -gt 0 ] || fail "no blk.ubda.write.completions row"

@@ -33,8 +33,7 @@
 struct rec {
 	uint64_t time;		/* ns */
 	uint64_t sector;	/* 512-byte sectors */
-	uint64_t end;		/* sector + bytes / 512 */
-	uint32_t bytes;
+	uint64_t end;		/* past its last sector */
 	size_t seq;		/* its place in the trace */
 	int dir;
 	int taken;		/* a dispatch some completion matched */
@@ -157,44 +156,44 @@ int blklat_read(const unsigned char *buf, size_t len, struct blklat *lat,
 	struct recs qs = { 0 }, ds = { 0 }, cs = { 0 };
 	uint64_t longest = 0;
 	size_t off = 0, i;
-	int d;
+	int d, rc = -1;
 
 	memset(lat, 0, sizeof(*lat));
 	while (off < len) {
 		const unsigned char *p = buf + off;
-		uint32_t magic, action, act;
+		uint32_t magic, action, act, bytes;
 		uint16_t pdu;
 		struct rec r = { 0 };
 
 		if (len - off < REC_SIZE) {
 			cli_fail(err, errlen, "record %zu at byte %zu is cut short (%zu of %d bytes)",
-			     lat->records + 1, off, len - off, REC_SIZE);
-			goto bad;
+				 lat->records + 1, off, len - off, REC_SIZE);
+			goto out;
 		}
 		magic = get32(p);
 		if ((magic & ~0xffu) != REC_MAGIC || (magic & 0xffu) != REC_VERSION) {
 			cli_fail(err, errlen,
-			     "record %zu at byte %zu: magic 0x%08x is not blktrace's version 7 (0x%08x)",
-			     lat->records + 1, off, magic, REC_MAGIC | REC_VERSION);
-			goto bad;
+				 "record %zu at byte %zu: magic 0x%08x is not blktrace's version 7 (0x%08x)",
+				 lat->records + 1, off, magic, REC_MAGIC | REC_VERSION);
+			goto out;
 		}
 		memcpy(&pdu, p + 46, sizeof(pdu));
 		if (len - off - REC_SIZE < pdu) {
 			cli_fail(err, errlen, "record %zu at byte %zu: its %u bytes of data are cut short",
-			     lat->records + 1, off, pdu);
-			goto bad;
+				 lat->records + 1, off, pdu);
+			goto out;
 		}
 		off += REC_SIZE + pdu;
 		lat->records++;
 		action = get32(p + 28);
 		act = action & ACT_MASK;
+		bytes = get32(p + 24);
 		r.time = get64(p + 8);
 		r.sector = get64(p + 16);
-		r.bytes = get32(p + 24);
-		r.end = r.sector + r.bytes / 512;
+		r.end = r.sector + bytes / 512;
 		r.seq = lat->records;
 		/* notes, flushes, discards (one may span the disk), bogus sectors */
-		if ((action & (CAT_NOTIFY | CAT_DISCARD)) || !r.bytes ||
+		if ((action & (CAT_NOTIFY | CAT_DISCARD)) || !bytes ||
 		    !(action & (CAT_READ | CAT_WRITE)) || r.sector >= SECTOR_LIMIT)
 			continue;
 		r.dir = action & CAT_WRITE ? BLKLAT_WRITE : BLKLAT_READ;
@@ -209,6 +208,7 @@ int blklat_read(const unsigned char *buf, size_t len, struct blklat *lat,
 			push(&cs, &r);
 		}
 	}
+	rc = 0;
 	/* qsort() wants a non-NULL base even for 0 elements */
 	if (qs.n)
 		qsort(qs.v, qs.n, sizeof(*qs.v), cmp_rec);
@@ -244,16 +244,13 @@ int blklat_read(const unsigned char *buf, size_t len, struct blklat *lat,
 		if (s->nq2c)
 			qsort(s->q2c_ns, s->nq2c, sizeof(long), tracestat_cmp_long);
 	}
+out:
 	free(qs.v);
 	free(ds.v);
 	free(cs.v);
-	return 0;
-bad:
-	free(qs.v);
-	free(ds.v);
-	free(cs.v);
-	memset(lat, 0, sizeof(*lat));
-	return -1;
+	if (rc)
+		memset(lat, 0, sizeof(*lat));
+	return rc;
 }
 
 void blklat_free(struct blklat *lat)

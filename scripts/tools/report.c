@@ -617,6 +617,31 @@ static void workload_section(struct rep *r, struct rep_scn *s, FILE *f)
 	strv_free(&m);
 }
 
+/*
+ * A table per NAME and direction of metrics PREFIX.NAME.DIR.COLUMN (PREFIX
+ * of 3 letters and a dot, as fio. and blk.; NAME without a dot), one of
+ * them each PREFIX.NAME.DIR.SUFFIX in found, headed "WHAT NAME, DIR:".
+ */
+static void name_dir_tables(struct rep *r, struct rep_scn *s, FILE *f,
+			    const struct strv *found, const char *what, const char *suffix,
+			    const char *const *cols, const char *const *titles, size_t ncols)
+{
+	size_t i;
+
+	for (i = 0; i < found->n; i++) {
+		const char *m = found->v[i];
+		/* PREFIX.NAME.DIR.SUFFIX -> PREFIX.NAME.DIR */
+		int bl = (int)(strlen(m) - strlen(suffix));
+		const char *dir = memchr(m + 4, '.', (size_t)bl - 4);
+
+		if (!dir)
+			continue;
+		fprintf(f, "%s %.*s, %.*s:\n\n", what, (int)(dir - m - 4), m + 4,
+			(int)(m + bl - dir - 1), dir + 1);
+		columns_table(r, s, f, bl, m, cols, titles, ncols);
+	}
+}
+
 /* fio's figures (fio.JOB.DIR.*, rl-summarize's rows of its JSON), a table
  * per job and direction */
 static void fio_section(struct rep *r, struct rep_scn *s, FILE *f)
@@ -628,25 +653,14 @@ static void fio_section(struct rep *r, struct rep_scn *s, FILE *f)
 		"kB/s", "IOPS", "clat p50 (us)", "clat p99 (us)", "clat p99.9 (us)",
 	};
 	struct strv jobs = { 0 };
-	size_t i;
 
 	rep_metrics_like(s, &jobs, "fio.", ".kb_s", NULL);
 	if (!jobs.n)
 		return;
 	fprintf(f, "### fio\n\n");
 	fprintf(f, "fio's own figures per job and direction, from its JSON output: bandwidth in kB/s of 1000 bytes, IOPS, completion latency percentiles. Median over the ok runs (min–max when they differ).\n\n");
-	for (i = 0; i < jobs.n; i++) {
-		/* fio.JOB.DIR.kb_s -> fio.JOB.DIR; JOB has no dot */
-		int bl = (int)(strlen(jobs.v[i]) - strlen(".kb_s"));
-		const char *dir = memchr(jobs.v[i] + 4, '.', (size_t)bl - 4);
-
-		if (!dir)
-			continue;
-		fprintf(f, "Job %.*s, %.*s:\n\n", (int)(dir - jobs.v[i] - 4), jobs.v[i] + 4,
-			(int)(jobs.v[i] + bl - dir - 1), dir + 1);
-		columns_table(r, s, f, bl, jobs.v[i], cols, titles,
-			      sizeof(cols) / sizeof(cols[0]));
-	}
+	name_dir_tables(r, s, f, &jobs, "Job", ".kb_s", cols, titles,
+			sizeof(cols) / sizeof(cols[0]));
 	strv_free(&jobs);
 }
 
@@ -699,25 +713,14 @@ static void blktrace_section(struct rep *r, struct rep_scn *s, FILE *f)
 		"Q2C max (ms)",
 	};
 	struct strv reqs = { 0 };
-	size_t i;
 
 	rep_metrics_like(s, &reqs, "blk.", ".completions", NULL);
 	if (!reqs.n)
 		return;
 	fprintf(f, "### blktrace (requests of the workload)\n\n");
 	fprintf(f, "From each run's blktrace (`--blktrace`): D2C from a request's dispatch to its completion, Q2C from the queueing of the bio it was split from. Median over the ok runs (min–max when they differ).\n\n");
-	for (i = 0; i < reqs.n; i++) {
-		/* blk.DEV.DIR.completions -> blk.DEV.DIR; DEV has no dot */
-		int bl = (int)(strlen(reqs.v[i]) - strlen(".completions"));
-		const char *dir = memchr(reqs.v[i] + 4, '.', (size_t)bl - 4);
-
-		if (!dir)
-			continue;
-		fprintf(f, "Device %.*s, %.*s:\n\n", (int)(dir - reqs.v[i] - 4), reqs.v[i] + 4,
-			(int)(reqs.v[i] + bl - dir - 1), dir + 1);
-		columns_table(r, s, f, bl, reqs.v[i], cols, titles,
-			      sizeof(cols) / sizeof(cols[0]));
-	}
+	name_dir_tables(r, s, f, &reqs, "Device", ".completions", cols, titles,
+			sizeof(cols) / sizeof(cols[0]));
 	strv_free(&reqs);
 }
 

@@ -71,15 +71,21 @@ static void row_num(struct rows *r, const char *metric, double v)
 	row(r, metric, buf);
 }
 
-static char *file_of(const char *dir, const char *name)
+/* the run's file NAME, NUL-terminated; its length in *len if len is not NULL */
+static char *file_len_of(const char *dir, const char *name, size_t *len)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
 	char *p = rep_xmalloc(n), *t;
 
 	snprintf(p, n, "%s/%s", dir, name);
-	t = rep_read_file(p, NULL);
+	t = rep_read_file(p, len);
 	free(p);
 	return t;
+}
+
+static char *file_of(const char *dir, const char *name)
+{
+	return file_len_of(dir, name, NULL);
 }
 
 static void status_rows(struct rows *r, char *text)
@@ -422,14 +428,11 @@ static void fio_rows(struct rows *r, const char *text, struct fio_jobs *seen)
 static void blk_rows(struct rows *r, const char *dir, const char *name)
 {
 	static const int pcts[] = { 50, 90, 99 };
-	size_t n = strlen(dir) + strlen(name) + 2, len = 0, k;
-	char *path = rep_xmalloc(n), *text, *dev, metric[512], err[256];
+	size_t len = 0, k;
+	char *text = file_len_of(dir, name, &len), *dev, metric[512], err[256];
 	struct blklat lat;
 	int d, which;
 
-	snprintf(path, n, "%s/%s", dir, name);
-	text = rep_read_file(path, &len);
-	free(path);
 	if (!text)
 		return;
 	dev = rep_xstrdup(name);
