@@ -16,6 +16,10 @@ RL_RESULTS=${RL_RESULTS:-$RL_TOP/results}
 # the subfolder of a run folder for what the host derived from the raw
 # files (splats, summary rows, histograms); raw files stay as written
 RL_DERIVED=derived
+# the subfolder of a run folder that is the guest's hostfs root: all the
+# guest can write, read by the host as untrusted input; the rest of the run
+# folder (run.conf, cmdline, status, console.log, derived/) is the host's
+RL_GUEST=guest
 RL_FLAVORS="normal debug"
 # the Debian kernel source package the lab's series applies to
 RL_KERNEL_SOURCE=linux-source-6.12

@@ -190,7 +190,10 @@ trap cleanup EXIT
 trap on_signal INT TERM HUP
 
 args="mem=$mem initrd=$(guest_input "$tmp" "$RL_ROOTFS") umid=$(run_umid "$run_id") uml_dir=$tmp/uml"
-args="$args $(hostfs_args "$tmp" "$out")"
+# the guest's hostfs root: private to this user, so no other local user
+# can plant anything in it for the host's readers to follow
+mkdir -m 0700 "$out/$RL_GUEST"
+args="$args $(hostfs_args "$tmp" "$out/$RL_GUEST")"
 if [ "$interactive" = 1 ]; then
 	# a quiet console: kernel messages go to console.log (rootfs/init)
 	args="$args con0=fd:0,fd:1 con=null reclaimlab.interactive=1 loglevel=1"
@@ -223,6 +226,8 @@ elif [ $# -gt 0 ]; then
 else
 	echo true >"$out/job.sh"
 fi
+# the guest reads its own copies; the host's stay out of its reach
+cp "$out/job.env" "$out/job.sh" "$out/$RL_GUEST/"
 echo "$args" >"$out/cmdline"
 write_run_conf >"$out/run.conf"
 printf 'running\nrun=%s\n' "$run_id" >"$out/status"

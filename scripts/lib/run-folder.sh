@@ -2,14 +2,13 @@
 # The run folder: what one run (scripts/run.sh) leaves, its creation and
 # whether it finished.  Sourced by lib.sh.
 #
+# The host's part (the guest cannot reach it; the host's own record):
 #   run.conf      what this run is and its settings (key=value): scenario,
 #                 fs, profile and its values, mode and its knobs, repeat,
 #                 parameters, clock, kernel release and series
 #   cmdline       the kernel command line
-#   job.env job.sh what the guest init sources and runs
+#   job.env job.sh what the guest init sources and runs (copied into guest/)
 #   console.log   everything the kernel and the guest printed
-#   guest.log     the job's own output (also in console.log)
-#   exit-status   the job's exit status, written by the guest
 #   derived/      what the host derived from the raw files (collect-run.sh,
 #                 summarize-run.sh): splats (one "KIND: TITLE" line per kernel
 #                 splat in console.log: oops, bug, warning, kasan, lockdep,
@@ -17,6 +16,13 @@
 #                 summary.tsv, waits-hist.tsv, waits-cdf.tsv
 #   status        written last: "ok", "failed", "hung", "crashed",
 #                 "splat" or "interrupted", then key=value facts
+# The guest's part, guest/ ($RL_GUEST; its hostfs root, mode 0700): what
+# the guest wrote, untrusted input that host tools read bounded, never
+# following a link:
+#   guest.log     the job's own output (also in console.log)
+#   exit-status   the job's exit status
+#   trace.txt, iostat.json, counters-*, params, knobs, ...: the scenario's
+#                 raw data
 
 # Free space a run folder's filesystem must have before a guest starts:
 # console log, traces and counters of one run stay well below it.
