@@ -25,8 +25,8 @@ oom_kills=$(grep -c 'Killed process [0-9]' "$out/console.log" 2>/dev/null || tru
 rc=0
 if [ "$status" = hung ]; then
 	rc=124
-elif [ -f "$out/exit-status" ]; then
-	rc=$(cat "$out/exit-status")
+elif [ -f "$out/$RL_GUEST/exit-status" ]; then
+	rc=$(cat "$out/$RL_GUEST/exit-status")
 	[[ "$rc" =~ ^[0-9]+$ ]] || rc=125
 	if grep -q 'ubd: bad ubd.model=' "$out/console.log"; then
 		# a disk without its model would run at host speed
@@ -52,18 +52,18 @@ if ! {
 	echo "run=$run_id"
 	echo "exit_status=$rc"
 	echo "wall_seconds=$wall"
-	echo "simulated_seconds=$(cat "$out/guest-uptime" 2>/dev/null || echo unknown)"
+	echo "simulated_seconds=$(cat "$out/$RL_GUEST/guest-uptime" 2>/dev/null || echo unknown)"
 	echo "clock=$(conf_value "$out/run.conf" clock)"
 	# host timer ticks that moved a stalled cpu clock (patch 0011): a run
 	# with any is not a function of its inputs alone
 	[ "$(conf_value "$out/run.conf" clock)" != cpu ] ||
-		echo "clock_stalled_ticks=$(sed -n 's/^stalled_ticks \([0-9]\{1,18\}\)$/\1/p' "$out/time-travel-cpu" 2>/dev/null | grep . || echo unknown)"
+		echo "clock_stalled_ticks=$(sed -n 's/^stalled_ticks \([0-9]\{1,18\}\)$/\1/p' "$out/$RL_GUEST/time-travel-cpu" 2>/dev/null | grep . || echo unknown)"
 	echo "splats=$(wc -l <"$out/$RL_DERIVED/splats")"
 	echo "splat_kinds=$(cut -d: -f1 "$out/$RL_DERIVED/splats" | sort | uniq -c | awk '{ printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $1 }')"
 	echo "oom_kills=${oom_kills:-0}"
 	# the guest's own words, read as data: first line, printable, bounded
-	[ ! -s "$out/failure-reason" ] ||
-		echo "reason=$(head -1 "$out/failure-reason" | tr -cd 'A-Za-z0-9 ._:=/,()+-' | cut -c1-200)"
+	[ ! -s "$out/$RL_GUEST/failure-reason" ] ||
+		echo "reason=$(head -1 "$out/$RL_GUEST/failure-reason" | tr -cd 'A-Za-z0-9 ._:=/,()+-' | cut -c1-200)"
 	[ "$disk_full" = 0 ] || echo "host_disk_full=1"
 } >"$out/status.tmp" 2>/dev/null || ! mv "$out/status.tmp" "$out/status"; then
 	[ "$disk_full" = 1 ] || die "cannot write $out/status"
@@ -77,6 +77,6 @@ ok) ;;
 hung) note "guest hung: killed after $(conf_value "$out/run.conf" timeout)s; console log: $out/console.log" ;;
 crashed) note "guest stopped without reporting a result; console log: $out/console.log${first_splat:+; first splat: $first_splat}" ;;
 splat) note "kernel reported problems (see $out/$RL_DERIVED/splats.txt): $first_splat" ;;
-failed) note "guest command failed with status $rc; output: $out/guest.log" ;;
+failed) note "guest command failed with status $rc; output: $out/$RL_GUEST/guest.log" ;;
 esac
 exit "$rc"

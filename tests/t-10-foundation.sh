@@ -45,10 +45,10 @@ t_config_fragment_survives() {
 t_boot_uname_marker() {
 	local run=$TEST_TMP/boot
 	guest "$run" -- 'uname -r; echo hello-from-guest' || fail "guest failed: $(cat "$run/status")"
-	expect_match "$run/kernel-release" '-reclaimlab$' "uname -r"
-	expect_match "$run/guest.log" '^hello-from-guest$'
+	expect_match "$run/guest/kernel-release" '-reclaimlab$' "uname -r"
+	expect_match "$run/guest/guest.log" '^hello-from-guest$'
 	expect_match "$run/status" '^ok$'
-	[ "$(cat "$run/exit-status")" = 0 ] || fail "exit-status is not 0"
+	[ "$(cat "$run/guest/exit-status")" = 0 ] || fail "exit-status is not 0"
 	expect_no_uml_left "boot"
 }
 
@@ -74,9 +74,9 @@ for fs in ext4 xfs vfat btrfs; do
 done
 JOB
 	guest "$run" --disk ext4 --disk xfs --disk vfat --disk btrfs --job "$TEST_TMP/fs-job.sh" ||
-		fail "guest failed: $(cat "$run/guest.log")"
+		fail "guest failed: $(cat "$run/guest/guest.log")"
 	for fs in ext4 xfs vfat btrfs; do
-		expect_match "$run/guest.log" "^$fs read-write ok [0-9a-f]{32}$"
+		expect_match "$run/guest/guest.log" "^$fs read-write ok [0-9a-f]{32}$"
 	done
 }
 
@@ -106,7 +106,7 @@ t_unprivileged_boot() {
 	unprivileged "$RL_TOP/scripts/run.sh" --out "$dir/run" --timeout 120 --disk ext4 -- \
 		'id -u >/results/uid; touch /mnt/ext4/ok && uname -r' ||
 		fail "unprivileged run failed: $(cat "$dir/run/status" 2>/dev/null)"
-	expect_match "$dir/run/kernel-release" '-reclaimlab$'
+	expect_match "$dir/run/guest/kernel-release" '-reclaimlab$'
 	[ "$(stat -c %U "$dir/run/console.log")" != root ] || [ "$(id -u)" != 0 ] ||
 		fail "console.log was written by root"
 }

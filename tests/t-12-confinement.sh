@@ -44,9 +44,9 @@ confined_probe() {
 expect_confined() {
 	local run=$1 outside=$2 found
 	expect_match "$run/status" '^ok$' "probe run status"
-	cat "$run/guest.log"
-	! grep -q '^escaped:' "$run/guest.log" || fail "the guest left its run folder: $(grep '^escaped:' "$run/guest.log")"
-	[ "$(grep -c '^refused:' "$run/guest.log")" -ge 12 ] || fail "the probe did not run every attempt"
+	cat "$run/guest/guest.log"
+	! grep -q '^escaped:' "$run/guest/guest.log" || fail "the guest left its run folder: $(grep '^escaped:' "$run/guest/guest.log")"
+	[ "$(grep -c '^refused:' "$run/guest/guest.log")" -ge 12 ] || fail "the probe did not run every attempt"
 	[ ! -e "$outside/canary" ] || fail "the guest wrote $outside/canary on the host"
 	[ "$(cat "$run/sub/inner" 2>/dev/null)" = inner ] || fail "a subfolder of the run folder could not be mounted"
 	found=$(find "$run" \( -type l -o -type p -o -type b -o -type c -o -perm /6000 \) -print)
@@ -82,7 +82,7 @@ WRAP
 		guest "$run" --wrap "$run.wrap" -- true 2>/dev/null || rc=$?
 		[ "$rc" != 0 ] || fail "a guest with unconfined hostfs ($edit) ran its job"
 		expect_match "$run/console.log" 'hostfs is not confined' "console log"
-		[ ! -e "$run/exit-status" ] || fail "an unconfined guest wrote its results"
+		[ ! -e "$run/guest/exit-status" ] || fail "an unconfined guest wrote its results"
 	done
 }
 
@@ -188,5 +188,5 @@ t_presets_checked_and_recorded() {
 		--preset thread --set WRITE_SIZE=8M >/dev/null || fail "the preset run failed: $(head -1 "$run/status")"
 	expect_match "$run/run.conf" '^preset=thread$'
 	expect_match "$run/run.conf" '^params=MEMCG_LIMIT=100M WRITE_SIZE=8M BS=1k MEMCG_VERSION=v1$'
-	expect_match "$run/params" '^BS=1k$' "the guest's params"
+	expect_match "$run/guest/params" '^BS=1k$' "the guest's params"
 }

@@ -7,7 +7,7 @@ t_kernel_runs_hz_1000() {
 	local run=$TEST_TMP/hz
 	guest "$run" -- 'zcat /proc/config.gz | grep "^CONFIG_HZ="' ||
 		fail "guest failed: $(head -1 "$run/status")"
-	expect_match "$run/guest.log" '^CONFIG_HZ=1000$' "kernel config"
+	expect_match "$run/guest/guest.log" '^CONFIG_HZ=1000$' "kernel config"
 }
 
 # memcg_dd_cpu_clock RUNDIR [CPU]: memcg-dd, small, under the cpu clock
@@ -67,7 +67,7 @@ t_cpu_clock_moves_through_a_stall() {
 		'timeout 1 sh -c "while :; do :; done"; echo "spin ended: $?"' >/dev/null ||
 		fail "the spinning guest did not finish: $(head -1 "$run/status")"
 	grep -E '^(wall_seconds|simulated_seconds|clock_stalled_ticks)=' "$run/status"
-	expect_match "$run/guest.log" '^spin ended: [0-9]+$' "the spin was stopped by its alarm"
+	expect_match "$run/guest/guest.log" '^spin ended: [0-9]+$' "the spin was stopped by its alarm"
 	grep -q '^clock_stalled_ticks=[1-9][0-9]*$' "$run/status" ||
 		fail "no stall recorded: $(grep '^clock_stalled_ticks=' "$run/status")"
 	grep -q 'time-travel: cpu clock stalled' "$run/console.log" || fail "no stall message on the console"

@@ -49,7 +49,7 @@ JOB
 
 # tool_ok RUN NAME: the job recorded NAME=0
 tool_ok() {
-	expect_match "$1/guest.log" "^$2=0$" "$2's exit status"
+	expect_match "$1/guest/guest.log" "^$2=0$" "$2's exit status"
 }
 
 t_tools_fio_json_job_on_an_experiment_disk() {
@@ -74,8 +74,8 @@ t_tools_trace_cmd_trace_reads_on_the_host() {
 	local run host guest
 	run=$(tools_run)
 	tool_ok "$run" trace-cmd
-	[ -s "$run/trace.dat" ] || fail "no trace.dat"
-	trace-cmd report -i "$run/trace.dat" >"$run.report" 2>"$run.report.err" ||
+	[ -s "$run/guest/trace.dat" ] || fail "no trace.dat"
+	trace-cmd report -i "$run/guest/trace.dat" >"$run.report" 2>"$run.report.err" ||
 		fail "the host's trace-cmd report cannot read the guest's trace.dat: $(head -3 "$run.report.err")"
 	grep -qE 'dd-[0-9]+ .* block_rq_issue: +98,0 W' "$run.report" ||
 		fail "no write request of dd on ubda (98,0) in the report: $(head -5 "$run.report")"
@@ -126,9 +126,9 @@ t_tools_disk_is_read_only() {
 	local run
 	run=$(tools_run)
 	expect_match "$run/tools-mount" '^/dev/ubdp /tools ext4 ro[, ]' "the /tools mount"
-	expect_match "$run/guest.log" '^tools-write=refused$' "a write to /tools"
+	expect_match "$run/guest/guest.log" '^tools-write=refused$' "a write to /tools"
 	expect_match "$run/tools-write.err" 'Read-only file system' "the refused write's error (EROFS)"
-	expect_match "$run/guest-cmdline" 'ubd15r=[^ ]*/guest-tools\.img ubd\.model=15,name=host,[^ ]* reclaimlab\.tools=ubdp( |$)' \
+	expect_match "$run/guest/guest-cmdline" 'ubd15r=[^ ]*/guest-tools\.img ubd\.model=15,name=host,[^ ]* reclaimlab\.tools=ubdp( |$)' \
 		"the kernel command line"
 	# no overlay for the tools disk; the host profile's model (no cost)
 	! grep -qE 'ubd15r?=[^ ]*\.cow' "$run/cmdline" || fail "the tools disk has an overlay: $(cat "$run/cmdline")"
@@ -157,7 +157,7 @@ t_tools_iostat_rows_of_a_scenario() {
 	local run=$TEST_TMP/iostat-rows sum
 	guest "$run" --time-travel=cpu --disk ext4:hdd --scenario fs-completion --mode patched \
 		--set WRITE_SIZE=512M >/dev/null || fail "scenario failed: $(head -1 "$run/status")"
-	expect_match "$run/iostat.json" '"sysstat": \{' "iostat's JSON"
+	expect_match "$run/guest/iostat.json" '"sysstat": \{' "iostat's JSON"
 	"$RL_TOP/scripts/summarize-run.sh" "$run" || fail "summarize-run.sh failed"
 	sum=$run/$RL_DERIVED/summary.tsv
 	grep -F '	iostat.' "$sum"
@@ -166,7 +166,7 @@ t_tools_iostat_rows_of_a_scenario() {
 		expect_match "$sum" "	iostat\.ubda\.$row	[0-9.e+-]+$" "the row iostat.ubda.$row"
 	done
 	# the rows against the guest's own JSON, read by python's json module
-	python3 - "$run/iostat.json" "$sum" <<'PY' || fail "iostat's rows do not match its JSON"
+	python3 - "$run/guest/iostat.json" "$sum" <<'PY' || fail "iostat's rows do not match its JSON"
 import json, sys
 stats = json.load(open(sys.argv[1]))["sysstat"]["hosts"][0]["statistics"]
 disks = [d for s in stats for d in s["disk"]]
@@ -200,7 +200,7 @@ t_tools_absent_guest_still_works() {
 	local run=$TEST_TMP/no-tools rc=0
 	guest "$run" --no-tools -- 'test ! -e /tools || exit 3; fio --version' >/dev/null || rc=$?
 	[ "$rc" = 127 ] || fail "fio without the tools disk: exit status $rc, expected 127"
-	expect_match "$run/guest.log" 'fio: not found' "the missing tool's message"
+	expect_match "$run/guest/guest.log" 'fio: not found' "the missing tool's message"
 	! grep -q 'reclaimlab.tools=' "$run/cmdline" || fail "--no-tools still attached the tools disk"
 	expect_match "$run/run.conf" '^tools=$' "run.conf's tools"
 	run=$TEST_TMP/no-tools-scenario
@@ -237,7 +237,7 @@ t_tools_fio_scenario_rows_in_the_report() {
 		--set WRITE_SIZE=64M --results "$m" >"$m.log" 2>&1 || fail "compare failed: $(tail -3 "$m.log")"
 	for r in "$m"/runs/*; do
 		expect_match "$r/status" '^ok$' "${r##*/}'s status"
-		[ -s "$r/writer.fio.json" ] || fail "${r##*/}: no writer.fio.json"
+		[ -s "$r/guest/writer.fio.json" ] || fail "${r##*/}: no writer.fio.json"
 		for row in error write.kb_s write.iops write.clat_p50_us write.clat_p99_us write.clat_p999_us; do
 			expect_match "$r/$RL_DERIVED/summary.tsv" "	fio\.writer\.$row	[0-9.e+]+$" "${r##*/}'s summary"
 		done
@@ -285,10 +285,10 @@ t_tools_trace_dat_holds_the_labs_events() {
 	expect_match "$m/matrix.conf" '^trace_dat=1$'
 	run=$m/runs/fs-completion.ext4.patched.r1
 	expect_match "$run/run.conf" '^trace_dat=1$'
-	[ -s "$run/trace.dat" ] || fail "no trace.dat in the run folder"
-	trace-cmd report -i "$run/trace.dat" >"$run.report" 2>/dev/null || fail "trace-cmd report cannot read trace.dat"
+	[ -s "$run/guest/trace.dat" ] || fail "no trace.dat in the run folder"
+	trace-cmd report -i "$run/guest/trace.dat" >"$run.report" 2>/dev/null || fail "trace-cmd report cannot read trace.dat"
 	for e in mm_vmscan_reclaim_wait writeback_end_batch; do
-		lab=$(grep -c " $e: " "$run/trace.txt" || true)
+		lab=$(grep -c " $e: " "$run/guest/trace.txt" || true)
 		dat=$(grep -c " $e: " "$run.report" || true)
 		echo "$e: trace.txt $lab, trace.dat $dat"
 		[ "$lab" -gt 0 ] || fail "no $e event: the test shows nothing"
@@ -310,14 +310,14 @@ t_tools_blktrace_of_a_scenario_run() {
 		--time-travel=cpu --set WRITE_SIZE=64M --out "$run" >/dev/null ||
 		fail "the --blktrace run failed: $(head -1 "$run/status")"
 	expect_match "$run/run.conf" '^blktrace=1$'
-	[ -s "$run/ubda.blktrace.bin" ] || fail "no ubda.blktrace.bin"
-	blkparse -q -i - <"$run/ubda.blktrace.bin" >"$run.parsed" 2>/dev/null || fail "blkparse cannot read it"
+	[ -s "$run/guest/ubda.blktrace.bin" ] || fail "no ubda.blktrace.bin"
+	blkparse -q -i - <"$run/guest/ubda.blktrace.bin" >"$run.parsed" 2>/dev/null || fail "blkparse cannot read it"
 	d=$(awk '$6 == "D"' "$run.parsed" | wc -l)
 	c=$(awk '$6 == "C"' "$run.parsed" | wc -l)
 	echo "ubda: $d requests dispatched, $c completed in the trace"
 	{ [ "$d" -gt 0 ] && [ "$c" -gt 0 ]; } || fail "no dispatch or completion events"
-	expect_match "$run/btt-ubda.txt" '^=+ All Devices =+$' "btt's table"
-	expect_match "$run/btt-ubda.txt" '^D2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's D2C row"
+	expect_match "$run/guest/btt-ubda.txt" '^=+ All Devices =+$' "btt's table"
+	expect_match "$run/guest/btt-ubda.txt" '^D2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's D2C row"
 	# the summary's blk rows: every write completion matched to its
 	# dispatch and to the Q of the bio it was split from (blklat.c)
 	"$RL_TOP/scripts/summarize-run.sh" "$run" >/dev/null || fail "summarize-run.sh failed on $run"

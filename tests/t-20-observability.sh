@@ -59,7 +59,7 @@ t_reclaim_wait_counters_move() {
 t_trace_matches_counters() {
 	local run sums name want got
 	run=$(observability_run)
-	[ "$(cat "$run/trace.txt.overrun")" = 0 ] || fail "trace ring buffer overran"
+	[ "$(cat "$run/guest/trace.txt.overrun")" = 0 ] || fail "trace ring buffer overran"
 	sums=$TEST_TMP/trace-sums
 	awk '/ mm_vmscan_reclaim_wait: / {
 		for (i = 1; i <= NF; i++) {
@@ -72,7 +72,7 @@ t_trace_matches_counters() {
 		    "nr_throttle_" f["reason"]
 		n[r]++; u[r] += f["usec_delayed"]
 		if (f["reason"] == "dirty") { c = "nr_reclaim_throttle_" f["class"]; n[c]++; u[c] += f["usec_delayed"] }
-	} END { for (k in n) print k, n[k], u[k] }' "$run/trace.txt" >"$sums"
+	} END { for (k in n) print k, n[k], u[k] }' "$run/guest/trace.txt" >"$sums"
 	echo "trace sums:"
 	cat "$sums"
 	[ -s "$sums" ] || fail "no mm_vmscan_reclaim_wait event in the trace"
@@ -97,7 +97,7 @@ t_trace_names_the_scanned_zone() {
 	# zones in index order; the last with managed pages is the one expected
 	want=$(awk '/^Node 0, zone/ { z++ } $1 == "managed" && $2 > 0 { w = z - 1 } END { print w }' "$run/zoneinfo")
 	[ -n "$want" ] || fail "no populated zone in /proc/zoneinfo"
-	zones=$(grep -o ' mm_vmscan_reclaim_wait: .* zone=[0-9]*' "$run/trace.txt" | sed 's/.*zone=//' | sort | uniq -c)
+	zones=$(grep -o ' mm_vmscan_reclaim_wait: .* zone=[0-9]*' "$run/guest/trace.txt" | sed 's/.*zone=//' | sort | uniq -c)
 	echo "zone $want expected; events per zone: $zones"
 	[ -n "$zones" ] || fail "no mm_vmscan_reclaim_wait event in the trace"
 	[ "$(echo "$zones" | awk '{ print $2 }')" = "$want" ] || fail "events name zones other than $want: $zones"
@@ -113,7 +113,7 @@ t_reclaim_wait_counter_reset() {
 t_tracestat_reads_guest_trace() {
 	local run out
 	run=$(observability_run)
-	out=$("$RL_HOST_TOOLS/rl-tracestat" --tsv "$run/trace.txt")
+	out=$("$RL_HOST_TOOLS/rl-tracestat" --tsv "$run/guest/trace.txt")
 	echo "$out" | head -20
 	[ "$(echo "$out" | awk '$1 == "malformed" { print $2 }')" = 0 ] || fail "rl-tracestat found malformed lines"
 	[ "$(echo "$out" | awk '$1 == "events" { print $2 }')" -gt 0 ] || fail "rl-tracestat counted no event"

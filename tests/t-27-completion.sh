@@ -31,7 +31,7 @@ JOB
 
 # counter RUN FS CAP NAME: a debugfs counter after one write
 counter() {
-	sed -n "s/^$4://p" "$1/counters-$2-$3.debug-vm"
+	sed -n "s/^$4://p" "$1/guest/counters-$2-$3.debug-vm"
 }
 
 t_completion_events_equal_counters() {
@@ -121,7 +121,7 @@ t_unthrottled_mode_skips_writeback_waits() {
 	local on off k
 	on=$(scenario_mode_run vanilla-24m vanilla MEMCG_LIMIT=24M)
 	off=$(scenario_mode_run unthrottled-24m unthrottled MEMCG_LIMIT=24M)
-	expect_match "$off/knobs" '^vm.reclaim_throttle_writeback=0$'
+	expect_match "$off/guest/knobs" '^vm.reclaim_throttle_writeback=0$'
 	for k in nr_reclaim_wait_writeback nr_throttle_writeback; do
 		echo "$k: vanilla $(summary_value "$on" counter.$k), unthrottled $(summary_value "$off" counter.$k)"
 		[ "$(summary_value "$on" counter.$k)" -gt 0 ] || fail "no $k as vanilla: the test tests nothing"
@@ -135,11 +135,11 @@ t_mount_knob_applies_dioread_lock() {
 	local old new
 	old=$(scenario_mode_run vanilla vanilla)
 	new=$(scenario_mode_run 2012-vanilla 2012-vanilla)
-	expect_match "$new/knobs" '^mount.ext4=nodioread_nolock$'
-	expect_match "$new/knobs" '^vm.write_bio_cap=1$'
-	expect_match "$old/trace.txt" ' writeback_end_batch: .* unit=io_end '
-	! grep -q ' unit=io_end ' "$new/trace.txt" || fail "ext4 ended writeback per io_end under dioread_lock"
-	expect_match "$new/trace.txt" ' writeback_end_batch: .* unit=bio '
+	expect_match "$new/guest/knobs" '^mount.ext4=nodioread_nolock$'
+	expect_match "$new/guest/knobs" '^vm.write_bio_cap=1$'
+	expect_match "$old/guest/trace.txt" ' writeback_end_batch: .* unit=io_end '
+	! grep -q ' unit=io_end ' "$new/guest/trace.txt" || fail "ext4 ended writeback per io_end under dioread_lock"
+	expect_match "$new/guest/trace.txt" ' writeback_end_batch: .* unit=bio '
 	[ -s "$new/$RL_DERIVED/completions-series.tsv" ] || fail "no completions-series.tsv"
 	# capped bios end alone: smaller batches, more often
 	echo "folios per completion (p50): 6.12 $(summary_value "$old" completion.folios_p50), 2012 conditions $(summary_value "$new" completion.folios_p50)"
@@ -153,9 +153,9 @@ t_mglru_mode_turns_on_the_multigen_lru() {
 	local on off
 	on=$(scenario_mode_run mglru mglru)
 	off=$(scenario_mode_run vanilla vanilla)
-	expect_match "$on/knobs" '^sys\.kernel\.mm\.lru_gen\.enabled=0x000[1-7]$'
-	expect_match "$on/knobs" '^vm\.reclaim_wait_dirty=0$'
-	! grep -q '^sys\.kernel\.mm\.lru_gen' "$off/knobs" || fail "vanilla set the multi-gen LRU"
+	expect_match "$on/guest/knobs" '^sys\.kernel\.mm\.lru_gen\.enabled=0x000[1-7]$'
+	expect_match "$on/guest/knobs" '^vm\.reclaim_wait_dirty=0$'
+	! grep -q '^sys\.kernel\.mm\.lru_gen' "$off/guest/knobs" || fail "vanilla set the multi-gen LRU"
 	[ "$(summary_value "$on" vmstat.pgsteal_file)" -gt 0 ] || fail "nothing reclaimed under the multi-gen LRU"
 	# the report says which knobs the multi-gen LRU leaves without effect
 	mkdir -p "$TEST_TMP/mglru-matrix/runs"
@@ -167,7 +167,7 @@ t_mglru_mode_turns_on_the_multigen_lru() {
 	# two runs that read back different masks: on in both, still said
 	cp -r "$on" "$TEST_TMP/mglru-matrix/runs/fs-completion.ext4.mglru.r2"
 	sed -i 's/^repeat=1$/repeat=2/' "$TEST_TMP/mglru-matrix/runs/fs-completion.ext4.mglru.r2/run.conf"
-	sed -i 's/^\(sys\.kernel\.mm\.lru_gen\.enabled=\).*/\10x0003/' "$TEST_TMP/mglru-matrix/runs/fs-completion.ext4.mglru.r2/knobs"
+	sed -i 's/^\(sys\.kernel\.mm\.lru_gen\.enabled=\).*/\10x0003/' "$TEST_TMP/mglru-matrix/runs/fs-completion.ext4.mglru.r2/guest/knobs"
 	"$RL_TOP/scripts/report.sh" "$TEST_TMP/mglru-matrix" >/dev/null || fail "report.sh failed"
 	expect_match "$TEST_TMP/mglru-matrix/report.md" '^- mglru: .*sys.kernel.mm.lru_gen.enabled=varies — \*\*the multi-gen LRU is on'
 }
@@ -183,8 +183,8 @@ t_mglru_patched_mode_waits_for_dirty_folios() {
 		--results "$m" >"$m.log" 2>&1 || fail "the matrix failed: $(tail -5 "$m.log")"
 	on=$m/runs/memcg-dd.xfs.mglru-patched.r1
 	off=$m/runs/memcg-dd.xfs.mglru.r1
-	expect_match "$on/knobs" '^sys\.kernel\.mm\.lru_gen\.enabled=0x000[1-7]$'
-	expect_match "$on/knobs" '^vm\.reclaim_wait_dirty=1$'
+	expect_match "$on/guest/knobs" '^sys\.kernel\.mm\.lru_gen\.enabled=0x000[1-7]$'
+	expect_match "$on/guest/knobs" '^vm\.reclaim_wait_dirty=1$'
 	echo "reason=dirty sleeps: mglru $(summary_value "$off" counter.nr_reclaim_wait_dirty)," \
 		"mglru-patched $(summary_value "$on" counter.nr_reclaim_wait_dirty);" \
 		"pageout works queued: $(summary_value "$off" counter.nr_pageout_work_queued)," \

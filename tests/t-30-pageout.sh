@@ -45,9 +45,9 @@ JOB
 t_pageout_works_queued_and_run() {
 	local run q x
 	run=$(pageout_run)
-	grep nr_pageout_work "$run/counters-1.debug-vm"
-	q=$(sed -n 's/^nr_pageout_work_queued://p' "$run/counters-1.debug-vm")
-	x=$(sed -n 's/^nr_pageout_work_executed://p' "$run/counters-1.debug-vm")
+	grep nr_pageout_work "$run/guest/counters-1.debug-vm"
+	q=$(sed -n 's/^nr_pageout_work_queued://p' "$run/guest/counters-1.debug-vm")
+	x=$(sed -n 's/^nr_pageout_work_executed://p' "$run/guest/counters-1.debug-vm")
 	[ "$q" -gt 0 ] || fail "no pageout work was queued with vm.pageout_work=1"
 	[ "$x" -gt 0 ] || fail "no pageout work was executed"
 	[ "$(grep -c ' writeback_pageout_queue: ' "$run/trace-1.txt")" -ge "$q" ] ||
@@ -60,7 +60,7 @@ t_pageout_works_queued_and_run() {
 t_pageout_off_queues_nothing() {
 	local run
 	run=$(pageout_run)
-	[ "$(sed -n 's/^nr_pageout_work_queued://p' "$run/counters-0.debug-vm")" = 0 ] ||
+	[ "$(sed -n 's/^nr_pageout_work_queued://p' "$run/guest/counters-0.debug-vm")" = 0 ] ||
 		fail "pageout works were queued with vm.pageout_work=0"
 	! grep -q ' writeback_pageout_queue: ' "$run/trace-0.txt" ||
 		fail "queue trace events with vm.pageout_work=0"
@@ -74,7 +74,7 @@ t_pageout_data_intact() {
 		expect_fio_verified "$run" "writer-$k" $((128 << 20))
 	done
 	# a changed byte fails the verify, in fio's words
-	expect_match "$run/guest.log" '^corrupted=refused$' "the verify of a changed file"
+	expect_match "$run/guest/guest.log" '^corrupted=refused$' "the verify of a changed file"
 	expect_match "$run/corrupted.verify.log" 'crc32c: verify failed at file /mnt/ext4/k1/written offset 983040, length 65536' \
 		"fio's message"
 }
@@ -105,16 +105,16 @@ rl_counters_snapshot /results/counters
 JOB
 	"$RL_TOP/scripts/run.sh" --out "$run" --timeout 600 --time-travel --mem 512M \
 		--disk ext4:usb-stick --job "$run.job" "$@" >/dev/null ||
-		fail "umount guest failed: $(head -1 "$run/status"); $(tail -3 "$run/guest.log")"
+		fail "umount guest failed: $(head -1 "$run/status"); $(tail -3 "$run/guest/guest.log")"
 }
 
 # umount_left_no_busy_inodes RUNDIR: the checks on that run
 umount_left_no_busy_inodes() {
 	local run=$1 c
-	grep -E '^nr_pageout_work_(queued|executed|skipped|cancelled):' "$run/counters.debug-vm"
-	c=$(sed -n 's/^nr_pageout_work_queued://p' "$run/counters.debug-vm")
+	grep -E '^nr_pageout_work_(queued|executed|skipped|cancelled):' "$run/guest/counters.debug-vm"
+	c=$(sed -n 's/^nr_pageout_work_queued://p' "$run/guest/counters.debug-vm")
 	[ "$c" -gt 0 ] || fail "no pageout work was queued, the umounts tested nothing"
-	c=$(awk -F: '/^nr_pageout_work_(skipped|cancelled):/ { n += $2 } END { print n + 0 }' "$run/counters.debug-vm")
+	c=$(awk -F: '/^nr_pageout_work_(skipped|cancelled):/ { n += $2 } END { print n + 0 }' "$run/guest/counters.debug-vm")
 	[ "$c" -gt 0 ] || fail "no umount met a pageout work (none cancelled or skipped)"
 	# the kernel's messages are on the console, not in the job's output
 	! grep -i 'busy inodes' "$run/console.log" || fail "inodes outlived their umount"
@@ -163,9 +163,9 @@ two_disks_check() {
 	p=$(cat "$run/fast.pid")
 	[[ $p =~ ^[0-9]+$ ]] || fail "no pid of the hdd writer"
 	# the stick's writers only: kswapd takes writeback throttles of its own
-	slow=$(grep '^ *rl-dd-[0-9]* .* reason=writeback ' "$run/trace.txt" | grep -vc "^ *rl-dd-$p " || true)
-	fast_queued=$(grep -c "^ *rl-dd-$p .* writeback_pageout_queue: " "$run/trace.txt" || true)
-	fast_thr=$(grep -c "^ *rl-dd-$p .* reason=writeback " "$run/trace.txt" || true)
+	slow=$(grep '^ *rl-dd-[0-9]* .* reason=writeback ' "$run/guest/trace.txt" | grep -vc "^ *rl-dd-$p " || true)
+	fast_queued=$(grep -c "^ *rl-dd-$p .* writeback_pageout_queue: " "$run/guest/trace.txt" || true)
+	fast_thr=$(grep -c "^ *rl-dd-$p .* reason=writeback " "$run/guest/trace.txt" || true)
 	echo "stick writers' congestion throttles: $slow; hdd writer: $fast_queued works queued, $fast_thr congestion throttles"
 	[ "$slow" -gt 0 ] || fail "the stick's queue never congested, nothing to compare"
 	[ "$fast_queued" -gt 0 ] || fail "the hdd writer queued no pageout work"

@@ -30,7 +30,7 @@ JOB
 t_dirty_throttle_writer_waits() {
 	local run n short
 	run=$(dirty_run)
-	grep -E 'nr_reclaim_wait_dirty:|nr_reclaim_throttle_(write|recent_write):' "$run/counters-1.debug-vm"
+	grep -E 'nr_reclaim_wait_dirty:|nr_reclaim_throttle_(write|recent_write):' "$run/guest/counters-1.debug-vm"
 	grep -q '^ *rl-dd-[0-9]* .*mm_vmscan_reclaim_wait' "$run/trace-1.txt" ||
 		fail "the writer was never throttled in reclaim"
 	n=$(grep -c ' reason=dirty ' "$run/trace-1.txt" || true)
@@ -42,7 +42,7 @@ t_dirty_throttle_writer_waits() {
 t_dirty_throttle_off_is_vanilla() {
 	local run
 	run=$(dirty_run)
-	[ "$(sed -n 's/^nr_reclaim_wait_dirty://p' "$run/counters-0.debug-vm")" = 0 ] ||
+	[ "$(sed -n 's/^nr_reclaim_wait_dirty://p' "$run/guest/counters-0.debug-vm")" = 0 ] ||
 		fail "reclaim_wait slept with vm.reclaim_wait_dirty=0"
 	! grep -q ' reason=dirty ' "$run/trace-0.txt" || fail "reason=dirty events with the knob off"
 }
@@ -55,12 +55,12 @@ export RL_FS=ext4 RL_KNOBS='vm.pageout_work=1 vm.reclaim_wait_dirty=1' RL_SET='W
 exec rl-scenario usb-responsiveness
 JOB
 	guest "$run" --time-travel --mem 512M --disk ext4:usb-stick --job "$TEST_TMP/usb-job.sh" ||
-		fail "scenario failed: $(tail -5 "$run/guest.log")"
-	cat "$run/counters-after.debug-vm"
-	grep -q '^op=read' "$run/reader1.out" || fail "the reader did not run"
-	[ "$(sed -n 's/^nr_reclaim_throttle_clean://p' "$run/counters-after.debug-vm")" = 0 ] ||
+		fail "scenario failed: $(tail -5 "$run/guest/guest.log")"
+	cat "$run/guest/counters-after.debug-vm"
+	grep -q '^op=read' "$run/guest/reader1.out" || fail "the reader did not run"
+	[ "$(sed -n 's/^nr_reclaim_throttle_clean://p' "$run/guest/counters-after.debug-vm")" = 0 ] ||
 		fail "a clean task was throttled"
-	! grep -q 'rl-reader-[0-9]* .*mm_vmscan_reclaim_wait' "$run/trace.txt" || fail "the reader waited in reclaim"
+	! grep -q 'rl-reader-[0-9]* .*mm_vmscan_reclaim_wait' "$run/guest/trace.txt" || fail "the reader waited in reclaim"
 }
 
 # Average request size on the swap device with and without the reclaim plug.
@@ -77,7 +77,7 @@ for plug in 0 1; do
 done
 JOB
 	guest "$run" --time-travel --mem 256M --swap=hdd --job "$TEST_TMP/plug-job.sh" ||
-		fail "guest failed: $(tail -5 "$run/guest.log")"
+		fail "guest failed: $(tail -5 "$run/guest/guest.log")"
 	for k in 0 1; do
 		# fields: writes completed ($8) and sectors written ($10)
 		paste "$run/diskstats-$k-before" "$run/diskstats-$k-after" | awk -v k="$k" '{
@@ -110,10 +110,10 @@ rl_memcg_run "$cg" sh -c "echo note >/mnt/ext4/note; sleep 2; exec cat /mnt/ext4
 wait $w || true
 rl_trace_stop /results/trace.txt
 ' || fail "guest failed: $(head -1 "$run/status")"
-	grep ' cat-[0-9]* .*mm_vmscan_reclaim_wait' "$run/trace.txt" | sed 's/.*reason=/reason=/' | sort | uniq -c
-	n=$(grep -c ' cat-[0-9]* .*mm_vmscan_reclaim_wait' "$run/trace.txt" || true)
+	grep ' cat-[0-9]* .*mm_vmscan_reclaim_wait' "$run/guest/trace.txt" | sed 's/.*reason=/reason=/' | sort | uniq -c
+	n=$(grep -c ' cat-[0-9]* .*mm_vmscan_reclaim_wait' "$run/guest/trace.txt" || true)
 	[ "$n" -gt 0 ] || fail "the reader never slept in reclaim; the test shows nothing"
-	! grep ' cat-[0-9]* .*mm_vmscan_reclaim_wait' "$run/trace.txt" | grep -v ' class=clean$' ||
+	! grep ' cat-[0-9]* .*mm_vmscan_reclaim_wait' "$run/guest/trace.txt" | grep -v ' class=clean$' ||
 		fail "the once-writer was not classed clean in its reclaim sleeps"
 }
 
@@ -152,12 +152,12 @@ kill "$sampler"
 ' || fail "guest failed: $(head -1 "$run/status")"
 	# the largest share of dirty+writeback in the node's file pages, in %
 	node=$(awk '{ d = t = 0; for (i = 1; i < NF; i += 2) if ($i == "nr_dirty" || $i == "nr_writeback") d += $(i + 1); else t += $(i + 1); if (t && d * 100 / t > m) m = d * 100 / t } END { printf "%d", m }' "$run/node-share.log")
-	n=$(grep -c 'rl-dd-[0-9]* .* reason=dirty ' "$run/trace.txt" || true)
+	n=$(grep -c 'rl-dd-[0-9]* .* reason=dirty ' "$run/guest/trace.txt" || true)
 	echo "node dirty share at most $node%; writers' reason=dirty sleeps: $n"
 	[ "$(wc -l <"$run/node-share.log")" -gt 0 ] || fail "the node's counters were not sampled"
 	# each writer finished or was OOM-killed (137), nothing else
-	{ [ "$(cat "$run"/writer-*.status | grep -cvx '0\|137')" = 0 ] &&
-		[ "$(cat "$run"/writer-*.status | wc -l)" = 2 ]; } || fail "writers' statuses: $(cat "$run"/writer-*.status)"
+	{ [ "$(cat "$run"/guest/writer-*.status | grep -cvx '0\|137')" = 0 ] &&
+		[ "$(cat "$run"/guest/writer-*.status | wc -l)" = 2 ]; } || fail "writers' statuses: $(cat "$run"/guest/writer-*.status)"
 	[ "$node" -lt 25 ] || fail "the node's dirty share reached $node%: the test cannot tell memcg from node"
 	[ "$n" -gt 0 ] || fail "memcg writers never slept for reason=dirty: the node's share was read?"
 }

@@ -104,8 +104,8 @@ gdb_check_run() {
 	! grep -q 'hit Breakpoint' "$run/console.log" || fail "gdb output in console.log"
 	# ... and the experiment ended normally, with its results
 	expect_match "$run/status" '^ok$' "run status"
-	expect_match "$run/writer.out" '^op=write .*bytes=167772160 ' "writer output"
-	expect_match "$run/verify.out" 'bad_chunks=0' "data written under gdb"
+	expect_match "$run/guest/writer.out" '^op=write .*bytes=167772160 ' "writer output"
+	expect_match "$run/guest/verify.out" 'bad_chunks=0' "data written under gdb"
 	expect_no_uml_left "${run##*/}"
 	if pgrep -f "gdb.*--args .*umid=rl-${run##*/}_* " >/dev/null; then
 		fail "gdb of run ${run##*/} is still alive"

@@ -36,7 +36,7 @@ t_compare_trace_matches_counters() {
 	local m r events counted
 	m=$(compare_run)
 	for r in "$m"/runs/*; do
-		[ "$(cat "$r/trace.txt.overrun")" = 0 ] || continue
+		[ "$(cat "$r/guest/trace.txt.overrun")" = 0 ] || continue
 		events=$(awk -F'\t' '$7 == "waits.events" { print $8 }' "$r/$RL_DERIVED/summary.tsv")
 		counted=$(awk -F'\t' '$7 ~ /^counter\.nr_(throttle_(writeback|isolated|noprogress|congested)|reclaim_wait_(dirty|writeback)|migrate_wait_writeback)$/ { s += $8 } END { print s + 0 }' "$r/$RL_DERIVED/summary.tsv")
 		echo "$(basename "$r"): trace $events, counters $counted"
@@ -68,7 +68,7 @@ t_compare_completions_reported() {
 	local m r events counted
 	m=$(compare_run)
 	for r in "$m"/runs/fs-completion.*; do
-		[ "$(cat "$r/trace.txt.overrun")" = 0 ] || continue
+		[ "$(cat "$r/guest/trace.txt.overrun")" = 0 ] || continue
 		events=$(awk -F'\t' '$7 == "completion.events" { print $8 }' "$r/$RL_DERIVED/summary.tsv")
 		counted=$(awk -F'\t' '$7 == "counter.nr_writeback_end_batches" { print $8 }' "$r/$RL_DERIVED/summary.tsv")
 		echo "$(basename "$r"): $events completions traced, $counted counted"

@@ -63,15 +63,15 @@ t_kernels_61_boots_with_the_labs_uml_patches() {
 		 zcat /proc/config.gz | grep -E "^CONFIG_HZ=|^CONFIG_LRU_GEN="
 		 if ln -s / /results/escape 2>/dev/null; then echo "hostfs: escaped"; else echo "hostfs: confined"; fi
 		 sleep 2; cut -d" " -f1 /proc/uptime' || fail "guest failed: $(head -1 "$run/status")"
-	cat "$run/guest.log"
-	expect_match "$run/guest.log" '^6\.1\.[0-9]+-reclaimlab$' "uname -r"
-	expect_match "$run/guest.log" '^name=hdd$' "the ubd model"
-	expect_match "$run/guest.log" '^max_kb=512$' "the model's largest request"
-	expect_match "$run/guest.log" '^rotational=1$' "the model's rotational flag"
-	expect_match "$run/guest.log" '^mode cpu$' "the cpu clock"
-	expect_match "$run/guest.log" '^CONFIG_HZ=1000$' "HZ"
-	expect_match "$run/guest.log" '^CONFIG_LRU_GEN=y$' "the multi-gen LRU"
-	expect_match "$run/guest.log" '^hostfs: confined$' "hostfs confinement"
+	cat "$run/guest/guest.log"
+	expect_match "$run/guest/guest.log" '^6\.1\.[0-9]+-reclaimlab$' "uname -r"
+	expect_match "$run/guest/guest.log" '^name=hdd$' "the ubd model"
+	expect_match "$run/guest/guest.log" '^max_kb=512$' "the model's largest request"
+	expect_match "$run/guest/guest.log" '^rotational=1$' "the model's rotational flag"
+	expect_match "$run/guest/guest.log" '^mode cpu$' "the cpu clock"
+	expect_match "$run/guest/guest.log" '^CONFIG_HZ=1000$' "HZ"
+	expect_match "$run/guest/guest.log" '^CONFIG_LRU_GEN=y$' "the multi-gen LRU"
+	expect_match "$run/guest/guest.log" '^hostfs: confined$' "hostfs confinement"
 	grep -q '^kernel_source=linux-source-6\.1 ' "$run/run.conf" || fail "run.conf: $(grep kernel_source "$run/run.conf")"
 	python3 "$RL_KSRC/tools/testing/kunit/kunit.py" parse "$run/console.log" >"$run.kunit" 2>&1 ||
 		fail "KUnit failures on 6.1: $(grep -E 'FAILED|CRASHED|ERROR' "$run.kunit" | head -5 | tr '\n' ';')"
@@ -97,15 +97,15 @@ t_kernels_61_matrix_with_6_12_and_mglru() {
 	done
 	[ "$n" = 6 ] || fail "$n runs, expected 6: $(ls "$m/runs")"
 	for r in "$m"/runs/*@6.1.r1; do
-		grep -q 'mm_vmscan_reclaim_wait' "$r/trace.txt" && fail "$(basename "$r"): the series' tracepoint on 6.1"
-		grep -qx 'vm.pageout_work=absent' "$r/knobs" || fail "$(basename "$r"): knobs $(tr '\n' ' ' <"$r/knobs")"
-		grep -qx 'absent' "$r/counters-after.debug-vm" || fail "$(basename "$r"): debugfs counters on 6.1"
+		grep -q 'mm_vmscan_reclaim_wait' "$r/guest/trace.txt" && fail "$(basename "$r"): the series' tracepoint on 6.1"
+		grep -qx 'vm.pageout_work=absent' "$r/guest/knobs" || fail "$(basename "$r"): knobs $(tr '\n' ' ' <"$r/guest/knobs")"
+		grep -qx 'absent' "$r/guest/counters-after.debug-vm" || fail "$(basename "$r"): debugfs counters on 6.1"
 	done
-	grep -q 'mm_vmscan_throttled' "$m"/runs/fs-completion.ext4.vanilla@6.1.r1/trace.txt ||
+	grep -q 'mm_vmscan_throttled' "$m"/runs/fs-completion.ext4.vanilla@6.1.r1/guest/trace.txt ||
 		fail "no upstream throttle event in the 6.1 trace (fs-completion throttles on every kernel)"
 	# any of MGLRU's masks but 0 (6.1's UML has only the base feature, 0x0001)
-	grep -qx 'sys.kernel.mm.lru_gen.enabled=0x000[1-7]' "$m"/runs/fs-completion.ext4.mglru@6.1.r1/knobs ||
-		fail "MGLRU not on in mglru@6.1: $(tr '\n' ' ' <"$m"/runs/fs-completion.ext4.mglru@6.1.r1/knobs)"
+	grep -qx 'sys.kernel.mm.lru_gen.enabled=0x000[1-7]' "$m"/runs/fs-completion.ext4.mglru@6.1.r1/guest/knobs ||
+		fail "MGLRU not on in mglru@6.1: $(tr '\n' ' ' <"$m"/runs/fs-completion.ext4.mglru@6.1.r1/guest/knobs)"
 	grep '^- Kernel' "$m/report.md"
 	# shellcheck disable=SC2016 # markdown's backquotes
 	expect_match "$m/report.md" '^- Kernels .*`6\.12`: 6\.12\.[0-9]+-reclaimlab \(kernel_source linux-source-6\.12 ' "the report's 6.12 kernel"

@@ -12,8 +12,8 @@ t_two_runs_at_once() {
 	wait "$pb" || fail "second parallel run failed: $(head -1 "$b/status")"
 	[ "$(sed -n 's/^umid=//p' "$a/run.conf")" != "$(sed -n 's/^umid=//p' "$b/run.conf")" ] || fail "runs shared a umid"
 	[ "$(sed -n 's/^tmpdir=//p' "$a/run.conf")" != "$(sed -n 's/^tmpdir=//p' "$b/run.conf")" ] || fail "runs shared a TMPDIR"
-	expect_match "$a/guest.log" '^A$'
-	expect_match "$b/guest.log" '^B$'
+	expect_match "$a/guest/guest.log" '^A$'
+	expect_match "$b/guest/guest.log" '^B$'
 }
 
 # SIGTERM mid-matrix: no guest left, finished runs kept, the running one
@@ -246,7 +246,7 @@ JOB
 	[ "$(head -1 "$1/status")" = ok ] || fail "run is $(head -1 "$1/status")"
 	[ ! -s "$1/$RL_DERIVED/splats" ] || fail "splats: $(head -3 "$1/$RL_DERIVED/splats")"
 	# every fork must have failed, or the test did not test the error path
-	expect_match "$1/guest.log" ' forks=20 fork_failed=20 fork_errno=ENOMEM$'
+	expect_match "$1/guest/guest.log" ' forks=20 fork_failed=20 fork_errno=ENOMEM$'
 }
 
 t_failed_fork_does_not_panic() {

@@ -13,9 +13,9 @@ t_debug_flavour_kernel() {
 	[ -x "$RL_BUILD/kernel/normal/linux" ] || fail "the debug build replaced the normal kernel"
 	KERNEL_FLAVOR=debug guest "$run" -- 'uname -r; zcat /proc/config.gz | grep -E "^CONFIG_(KASAN|PROVE_LOCKING|DEBUG_VM|DEBUG_LIST)=y"' ||
 		fail "debug guest failed: $(head -1 "$run/status")"
-	expect_match "$run/guest.log" '^6\.12\.[0-9]+-reclaimlab-debug$'
+	expect_match "$run/guest/guest.log" '^6\.12\.[0-9]+-reclaimlab-debug$'
 	for opt in KASAN PROVE_LOCKING DEBUG_VM DEBUG_LIST; do
-		expect_match "$run/guest.log" "^CONFIG_$opt=y$"
+		expect_match "$run/guest/guest.log" "^CONFIG_$opt=y$"
 	done
 	expect_match "$run/run.conf" '^flavor=debug$'
 }
