@@ -66,8 +66,13 @@ if ! {
 		echo "reason=$(head -1 "$out/$RL_GUEST/failure-reason" | tr -cd 'A-Za-z0-9 ._:=/,()+-' | cut -c1-200)"
 	[ "$disk_full" = 0 ] || echo "host_disk_full=1"
 } >"$out/status.tmp" 2>/dev/null || ! mv "$out/status.tmp" "$out/status"; then
+	rm -f "$out/status.tmp"
 	[ "$disk_full" = 1 ] || die "cannot write $out/status"
-	die "host disk full: the filesystem of '$out' has no space left; this run ($status) is incomplete and its status file could not be written"
+	# A full disk: the short final status in place of "running", in the
+	# block the old status file frees, so that the run is not taken for
+	# one still running
+	printf '%s\nrun=%s\nexit_status=%s\nhost_disk_full=1\n' "$status" "$run_id" "$rc" >"$out/status" 2>/dev/null ||
+		die "host disk full: the filesystem of '$out' has no space left; this run ($status) is incomplete and its status file could not be written"
 fi
 [ "$disk_full" = 0 ] ||
 	note "host disk full: the filesystem of '$out' ran out of space during the run; its results are incomplete"

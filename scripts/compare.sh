@@ -140,9 +140,9 @@ check_words filesystem "$filesystems" "$RL_FILESYSTEMS"
 check_words mode "$modes" "$RL_MODES"
 [ -z "$profile" ] || disk_model "$profile" >/dev/null
 [ -z "$mem" ] || check_guest_mem "$mem"
-[[ "$repeat" =~ ^[1-9][0-9]*$ ]] || die "bad --repeat '$repeat' (use a positive number)"
-[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "bad --jobs '$jobs' (use a positive number)"
-[ -z "$timeout" ] || [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$timeout' (use seconds)"
+check_count --repeat "$repeat" 1 1000
+check_count --jobs "$jobs" 1 256
+[ -z "$timeout" ] || check_count --timeout "$timeout" 1 "$RL_MAX_TIMEOUT"
 word_in "$clock" "$RL_CLOCKS" || die "unknown clock '$clock' (valid: $RL_CLOCKS)"
 if [ -n "$hosts_file" ]; then
 	[ -z "$job_list" ] || die "give --hosts or --job-list, not both"
@@ -174,7 +174,16 @@ kernel_specs=${checked# }
 	die "--hosts runs the lab's kernel only; run a matrix of kernels (--kernel) on this machine or write it with --job-list for a batch system"
 [ -n "$kernel_specs" ] || [ -x "$RL_KERNEL" ] || die "kernel $RL_KERNEL not found; build it with 'make'"
 for k in $kernel_specs; do
-	kernel_of[${k%%=*}]=$(kernel_build "${k%%=*}" "${k#*=}")
+	if [ -n "$resume" ] && [ "${k#*=}" != lab ]; then
+		# A matrix folder is data anyone could have handed over: building
+		# its kernel would run its tree's Makefile.  --resume uses a kernel
+		# that is already built and builds none.
+		kernel_of[${k%%=*}]=$(kernel_places "${k%%=*}" "${k#*=}" | cut -d' ' -f3)/linux
+		[ -x "${kernel_of[${k%%=*}]}" ] ||
+			die "--resume builds no kernel: $conf names kernel ${k%%=*} (${k#*=}), not built here; read that spec, then build it with: scripts/build-kernel.sh --kernel '$k'"
+	else
+		kernel_of[${k%%=*}]=$(kernel_build "${k%%=*}" "${k#*=}")
+	fi
 done
 build_host_tools
 # Each scenario read once, with the --set values applied after their type
@@ -202,6 +211,11 @@ done
 
 [ -n "$matrix" ] || matrix=$RL_RESULTS/compare-$(date +%Y%m%d-%H%M%S)
 create_matrix_folder "$matrix" "$resume"
+# One compare.sh a matrix: the lock is held while this script or any run it
+# started (they inherit it) lives, so a --resume cannot start a second
+# attempt beside a run that is still writing into its folder.
+exec 9>>"$matrix/.lock"
+flock -n 9 || die "matrix '$matrix' is in use: another compare.sh, or a run one started, still runs in it; wait for it to end or stop it"
 if [ -z "$resume" ]; then
 	# key=value lines, read back with conf_value (never sourced)
 	{
@@ -255,7 +269,9 @@ start_run() { # NAME
 	# run.sh itself is the job, so a signal reaches it and it stops its guest
 	# each guest on a host CPU of its own while there are enough
 	c=$(unused_cpu "${cpu_of[*]}")
-	"$RL_TOP/scripts/run.sh" --out "$dir" --cpu "$c" "${opts[@]}" >/dev/null 2>"$matrix/$name.err" &
+	# and it dies with compare.sh, even of SIGKILL: its TERM marks the
+	# run interrupted and stops the guest
+	setpriv --pdeathsig TERM "$RL_TOP/scripts/run.sh" --out "$dir" --cpu "$c" "${opts[@]}" >/dev/null 2>"$matrix/$name.err" &
 	running[$!]=$name
 	cpu_of[$!]=$c
 }

@@ -63,6 +63,20 @@ check_flavor() {
 		die "unknown kernel flavour '$RL_FLAVOR' (valid: $RL_FLAVORS)"
 }
 
+# check_count WHAT VALUE MIN MAX: die unless VALUE is a whole number from
+# MIN to MAX, before any arithmetic on it (bash's wraps past 2^63)
+check_count() {
+	{ [[ "$2" =~ ^[0-9]{1,18}$ ]] && [ "$((10#$2))" -ge "$3" ] && [ "$((10#$2))" -le "$4" ]; } ||
+		die "bad $1 '$(printable "$2")' (valid: a whole number from $3 to $4)"
+}
+
+# printable TEXT: TEXT for a message: control bytes (a terminal's escape
+# sequences) as '?', at most 200 characters
+printable() {
+	local t=${1:0:200}
+	printf '%s' "${t//[[:cntrl:]]/?}"
+}
+
 # conf_value FILE KEY: the value of the last KEY=... line of a key=value
 # file that a user or a guest may have written; read as data, never sourced.
 conf_value() {

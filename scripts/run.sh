@@ -147,11 +147,11 @@ fi
 [ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
 [ -x "$RL_SPLATS" ] || die "$RL_SPLATS not found; build it with 'make rootfs'"
 check_guest_mem "$mem"
-[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$timeout' (use a positive number of seconds)"
+check_count --timeout "$timeout" 1 "$RL_MAX_TIMEOUT"
 [ -z "$job_file" ] || [ -r "$job_file" ] || die "job file '$job_file' not readable"
 [ -z "$tt_cpu" ] || [ "$time_travel" = cpu ] || die "--tt-cpu sets prices of --time-travel=cpu, which is not on"
 check_tt_cpu "$tt_cpu"
-[[ "$seed" =~ ^[0-9]{1,18}$ ]] || die "bad --seed '$seed' (valid: a whole number)"
+check_count --seed "$seed" 0 999999999999999999
 check_host_cpu "$cpu"
 [ -z "$job_file" ] || [ $# -eq 0 ] || die "give either --job or a command, not both"
 

@@ -44,6 +44,10 @@ check_guest_mem() {
 		die "--mem $1 does not fit: '$shm' (guest memory and disk overlays) has $(human_size "$shm_free") free; use a smaller --mem or RL_TMPDIR"
 }
 
+# The longest watchdog a run may set (a week of host time): --timeout past
+# it is refused before any arithmetic on it
+RL_MAX_TIMEOUT=604800
+
 # Guest clocks (run.sh --time-travel=MODE): basic follows host wall time
 # while the guest computes, cpu charges a cost model, inf-cpu charges nothing.
 RL_CLOCKS="basic cpu inf-cpu"
@@ -95,7 +99,7 @@ check_host_cpu() {
 	esac
 }
 
-# free_host_cpu: a host CPU that no other running guest of this machine is
+# free_host_cpu: a host CPU that no other running guest of this user is
 # pinned to (each run leaves its CPU in its TMPDIR), else the least used.
 free_host_cpu() {
 	local n c best=0 best_use=-1 use f
@@ -103,7 +107,10 @@ free_host_cpu() {
 	for c in $(seq 0 $((n - 1))); do
 		use=0
 		for f in "${RL_TMPDIR:-/dev/shm}"/reclaimlab.*/cpu; do
-			[ -f "$f" ] && [ "$(cat "$f" 2>/dev/null)" = "$c" ] && use=$((use + 1))
+			# this user's guests only, and a few bytes of each: another
+			# user's file could be a fifo or gigabytes
+			[ -f "$f" ] && [ -O "$f" ] && [ ! -L "$f" ] &&
+				[ "$(head -c 8 "$f" 2>/dev/null)" = "$c" ] && use=$((use + 1))
 		done
 		if [ "$best_use" -lt 0 ] || [ "$use" -lt "$best_use" ]; then
 			best=$c

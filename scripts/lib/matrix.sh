@@ -44,6 +44,10 @@ create_matrix_folder() {
 	fi
 	mkdir -p "$1/runs" 2>/dev/null || die "cannot create results folder '$1'"
 	[ -w "$1" ] || die "results folder '$1' is not writable"
+	# a folder of another user's could hold links it planted where the
+	# host writes (runs/NAME, status.tmp)
+	{ [ -O "$1" ] && [ -O "$1/runs" ]; } ||
+		die "results folder '$1' is not yours (owner $(stat -c %U "$1" 2>/dev/null)); name a folder of your own"
 }
 
 # matrix_runs "SCENARIO ..." "FS ..." "MODE ..." REPEAT ["KERNEL ..."]: the
@@ -94,14 +98,56 @@ job_line() {
 }
 
 # read_job_line LINE: set job_dir and job_opts (an array) from a job
-# list's line; die unless its folder is a run folder of a matrix
+# list's line; die unless its folder is a run folder of a matrix and its
+# options are only those compare.sh writes (run_options), each with a value
+# of its kind.  A job list is data that anyone may have edited: an option
+# such as --wrap, --job, --append or --out would run a program or read a
+# file of the invoking user's, so it is refused, and --kernel names only a
+# kernel this lab built (build/kernel/FLAVOUR/linux, build/kernels/NAME/FLAVOUR/linux).
 read_job_line() {
-	local fields
+	local fields opt val i=1
 	IFS=$'\t' read -ra fields <<<"$1"
 	job_dir=${fields[0]:-}
 	job_opts=("${fields[@]:1}")
 	{ [[ "$job_dir" =~ ^/.+/runs/[A-Za-z0-9._+@-]+$ ]] && [ "${#job_opts[@]}" -gt 0 ]; } ||
-		die "bad job line '$1' (valid: a matrix's run folder /.../runs/NAME, then run.sh's options, separated by tabs)"
+		die "bad job line '$(printable "$1")' (valid: a matrix's run folder /.../runs/NAME, then run.sh's options, separated by tabs)"
+	while [ "$i" -lt "${#fields[@]}" ]; do
+		opt=${fields[$i]}
+		case "$opt" in
+		--time-travel=*)
+			word_in "${opt#--time-travel=}" "$RL_CLOCKS" ||
+				die "bad job line option '$(printable "$opt")' (valid clocks: $RL_CLOCKS)"
+			i=$((i + 1)); continue ;;
+		--trace-dat | --blktrace) i=$((i + 1)); continue ;;
+		--seed | --scenario | --mode | --repeat-number | --disk | --mem | --timeout | --preset | --set | --kernel | --kernel-name) ;;
+		*) die "bad job line option '$(printable "$opt")' (valid: --time-travel=CLOCK --seed --scenario --mode --repeat-number --disk --mem --timeout --preset --set --kernel --kernel-name --trace-dat --blktrace; a job list holds only what compare.sh writes)" ;;
+		esac
+		[ $((i + 1)) -lt "${#fields[@]}" ] || die "job line option $opt has no value"
+		val=${fields[$((i + 1))]}
+		check_job_value "$opt" "$val"
+		i=$((i + 2))
+	done
+}
+
+# check_job_value OPTION VALUE: die unless VALUE is of OPTION's kind (run.sh
+# checks each again, against the catalogue and the scenario)
+check_job_value() {
+	local re k b
+	case "$1" in
+	--seed) re='^[0-9]{1,18}$' ;;
+	--repeat-number | --timeout) re='^[1-9][0-9]{0,5}$' ;;
+	--scenario | --mode | --preset | --kernel-name) re='^[A-Za-z0-9][A-Za-z0-9._+@-]{0,63}$' ;;
+	--disk) re='^[a-z0-9]+(:[a-z0-9-]+(,[a-z_]+=[0-9]{1,12})*)?$' ;;
+	--mem) re='^[0-9]{1,12}[KMGkmg]?$' ;;
+	--set) re="^[A-Z_][A-Z0-9_]{0,63}=[$RL_SET_VALUE_CHARS]{1,256}\$" ;;
+	--kernel)
+		k=$(realpath -e -- "$2" 2>/dev/null) || die "job line: kernel '$(printable "$2")' not found"
+		b=$(realpath -m -- "$RL_BUILD")
+		{ [ "${k#"$b"/}" != "$k" ] && [[ "${k#"$b"/}" =~ ^(kernel/[a-z]+|kernels/[A-Za-z0-9._+-]+/[a-z]+)/linux$ ]]; } ||
+			die "job line: kernel '$(printable "$2")' is not one this lab built (valid: $RL_BUILD/kernel/FLAVOUR/linux or $RL_BUILD/kernels/NAME/FLAVOUR/linux)"
+		return 0 ;;
+	esac
+	[[ "$2" =~ $re ]] || die "bad value '$(printable "$2")' of $1 in a job line (valid: $re)"
 }
 
 # summarize_run DIR: the run's summary rows (derived/summary.tsv)

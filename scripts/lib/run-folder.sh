@@ -59,6 +59,9 @@ create_run_folder() {
 	fi
 	out=$(cd "$out" && pwd -P)
 	check_run_folder_path "$out"
+	# another user's empty folder could get links planted in it where the
+	# host writes (status.tmp, derived/)
+	[ -O "$out" ] || die "run folder '$out' is not yours (owner $(stat -c %U "$out")); name a folder of your own"
 	echo "$out"
 }
 
