@@ -8,7 +8,7 @@ set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 3 ] || die "usage: scripts/collect-run.sh RUNDIR WALL_SECONDS ended|hung"
+[ $# -eq 3 ] || die "usage: scripts/collect-run.sh RUNDIR WALL_SECONDS ended|hung|interactive"
 out=$1 wall=$2 status=$3
 [ -f "$out/run.conf" ] || die "'$out' is not a run folder (no run.conf)"
 [ "$status" != ended ] || status=""
@@ -27,7 +27,7 @@ if [ "$status" = hung ]; then
 	rc=124
 elif [ -f "$out/$RL_GUEST/exit-status" ]; then
 	rc=$(cat "$out/$RL_GUEST/exit-status")
-	[[ "$rc" =~ ^[0-9]+$ ]] || rc=125
+	{ [[ "$rc" =~ ^[0-9]{1,3}$ ]] && [ "$rc" -le 255 ]; } || rc=125
 	if grep -q 'ubd: bad ubd.model=' "$out/console.log"; then
 		# a disk without its model would run at host speed
 		status=failed
@@ -40,6 +40,9 @@ elif [ -f "$out/$RL_GUEST/exit-status" ]; then
 	else
 		status=failed
 	fi
+elif [ "$status" = interactive ] && [ ! -s "$out/$RL_DERIVED/splats" ]; then
+	# the user ended the shell (poweroff -f leaves no exit status)
+	status=ok
 else
 	status=crashed
 	rc=125
@@ -76,7 +79,8 @@ if ! {
 fi
 [ "$disk_full" = 0 ] ||
 	note "host disk full: the filesystem of '$out' ran out of space during the run; its results are incomplete"
-first_splat=$(head -1 "$out/$RL_DERIVED/splats" 2>/dev/null || true)
+# the console's text, for a terminal: no escape sequences
+first_splat=$(printable "$(head -c 300 "$out/$RL_DERIVED/splats" 2>/dev/null | head -1 || true)")
 case "$status" in
 ok) ;;
 hung) note "guest hung: killed after $(conf_value "$out/run.conf" timeout)s; console log: $out/console.log" ;;

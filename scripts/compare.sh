@@ -83,7 +83,7 @@ while [ $# -gt 0 ]; do
 	--kernel) need_arg "$@"; matrix_opts="$matrix_opts --kernel"; kernel_specs="$kernel_specs $2"; shift 2 ;;
 	--profile) need_arg "$@"; matrix_opts="$matrix_opts --profile"; profile=$2; shift 2 ;;
 	--mem) need_arg "$@"; matrix_opts="$matrix_opts --mem"; mem=$2; shift 2 ;;
-	--set) need_arg "$@"; matrix_opts="$matrix_opts --set"; sets="$sets $2"; shift 2 ;;
+	--set) need_arg "$@"; check_set_word "$2"; matrix_opts="$matrix_opts --set"; sets="$sets $2"; shift 2 ;;
 	--preset) need_arg "$@"; matrix_opts="$matrix_opts --preset"; preset=$2; shift 2 ;;
 	--repeat) need_arg "$@"; matrix_opts="$matrix_opts --repeat"; repeat=$2; shift 2 ;;
 	--jobs) need_arg "$@"; jobs=$2; jobs_given=1; shift 2 ;;
@@ -91,8 +91,8 @@ while [ $# -gt 0 ]; do
 	--clock) need_arg "$@"; matrix_opts="$matrix_opts --clock"; clock=$2; shift 2 ;;
 	--trace-dat) matrix_opts="$matrix_opts --trace-dat"; trace_dat=1; shift ;;
 	--blktrace) matrix_opts="$matrix_opts --blktrace"; blktrace=1; shift ;;
-	--results) need_arg "$@"; matrix_opts="$matrix_opts --results"; matrix=$2; shift 2 ;;
-	--resume) need_arg "$@"; resume=$2; shift 2 ;;
+	--results) need_arg "$@"; check_run_folder_path "$2"; matrix_opts="$matrix_opts --results"; matrix=$2; shift 2 ;;
+	--resume) need_arg "$@"; check_run_folder_path "$2"; resume=$2; shift 2 ;;
 	--hosts) need_arg "$@"; hosts_file=$2; shift 2 ;;
 	--ssh) need_arg "$@"; ssh_given=$2; shift 2 ;;
 	--job-list) need_arg "$@"; job_list=$2; shift 2 ;;
@@ -129,6 +129,7 @@ fi
 
 # --- validate everything before anything starts ---
 [ "$scenarios" = all ] && scenarios=$(rl_scenarios | tr ' ' ',')
+[[ ",$scenarios," != *,all,* ]] || die "'all' stands alone in --scenario (got '$(printable "$scenarios")'; valid: all, or a list of: $(rl_scenarios))"
 scenarios=${scenarios//,/ }
 filesystems=${filesystems//,/ }
 modes=${modes//,/ }

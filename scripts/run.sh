@@ -89,7 +89,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--scenario) need_arg "$@"; scenario=$2; shift 2 ;;
 	--mode) need_arg "$@"; mode=$2; shift 2 ;;
-	--set) need_arg "$@"; sets="$sets $2"; shift 2 ;;
+	--set) need_arg "$@"; check_set_word "$2"; sets="$sets $2"; shift 2 ;;
 	--preset) need_arg "$@"; check_preset_name "$2"; preset=$2; shift 2 ;;
 	--repeat-number) need_arg "$@"; repeat_number=$2; shift 2 ;;
 	--disk) need_arg "$@"; disks="$disks $2"; shift 2 ;;
@@ -236,6 +236,9 @@ start=$(date +%s.%N)
 # shellcheck disable=SC2086 # $wrap and $args are lists of words
 if [ "$interactive" = 1 ]; then
 	TMPDIR=$tmp $pin $wrap "$kernel" $args || true
+	# a shell left with exit or poweroff -f (as the banner says): no job
+	# status to wait for
+	status=interactive
 else
 	TMPDIR=$tmp setsid $pin $wrap "$kernel" $args </dev/null >"$out/console.log" 2>&1 &
 	uml_pid=$!

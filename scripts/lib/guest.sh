@@ -31,6 +31,9 @@ avail_bytes() {
 # check_guest_mem SIZE: die unless a guest of SIZE memory can run here.
 check_guest_mem() {
 	local bytes host shm=${RL_TMPDIR:-/dev/shm} shm_free
+	# the TMPDIR's path reaches the kernel command line (hostfs=, ubd)
+	[[ "$shm" =~ ^/[A-Za-z0-9._/+@~:-]*$ ]] ||
+		die "bad RL_TMPDIR '$(printable "$shm")' (valid: an absolute path of letters, digits and . _ / + @ ~ : -)"
 	local what=${RL_MEM_SOURCE:---mem}
 	bytes=$(size_bytes "$1") || die "bad $what '$1' (use a size like 512M or 1G)"
 	[ "$bytes" -ge $((64 << 20)) ] || die "$what $1 is too small for a guest (valid: 64M or more)"

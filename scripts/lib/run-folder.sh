@@ -53,6 +53,7 @@ create_run_folder() {
 	mkdir -p "$out" 2>/dev/null || die "cannot create run folder '$out'"
 	[ -w "$out" ] || die "run folder '$out' is not writable"
 	free=$(avail_bytes "$out")
+	size_bytes "$RL_MIN_FREE" >/dev/null || die "bad RL_MIN_FREE '$(printable "$RL_MIN_FREE")' (valid: a size like 64M)"
 	if [ "${free:-0}" -lt "$(size_bytes "$RL_MIN_FREE")" ]; then
 		[ "$created" = 0 ] || rmdir "$out" 2>/dev/null || true
 		die "the filesystem of run folder '$out' has $(human_size "${free:-0}") free, less than the $RL_MIN_FREE a run needs (RL_MIN_FREE)"

@@ -116,6 +116,9 @@ scenario_conf() {
 rl_scenarios() {
 	local f
 	for f in "$RL_TOP"/rootfs/scenarios/*.scn; do
-		basename "$f" .scn
+		f=$(basename "$f" .scn)
+		# a file named x.y.scn or a;b.scn is no scenario: its name could
+		# not be a run name's part or a shell word
+		[[ "$f" =~ ^[a-z][a-z0-9-]{0,62}$ ]] && echo "$f"
 	done | tr '\n' ' ' | sed 's/ $//'
 }
