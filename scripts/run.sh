@@ -156,6 +156,7 @@ check_host_cpu "$cpu"
 [ -z "$job_file" ] || [ $# -eq 0 ] || die "give either --job or a command, not both"
 
 check_disks "$disks" "$swap" "$swap_profile"
+check_overlay_room "$mem" "$disks" "$swap" "$([ -z "$scenario" ] || info_value "$scenario_data" disk_use)"
 
 out=$(create_run_folder "${out:-$RL_RESULTS/runs/$(date +%Y%m%d-%H%M%S)-$$}")
 run_id=${out##*/}

@@ -61,6 +61,36 @@ check_disks() {
 		die "image $RL_IMAGES/swap.img not found; make it with 'make images'"
 }
 
+# check_overlay_room MEM "FS[:PROFILE] ..." SWAP [DISK_USE]: die unless the
+# guest's memory and its disks' copy-on-write overlays fit the free space
+# of RL_TMPDIR (a tmpfs: when it fills, the guest dies of SIGBUS or its
+# disks fail).  An overlay grows at most to its image's size, so that is
+# the bound; a scenario declares what it writes (DISK_USE bytes, on its
+# first disk), and a run that fits only that far is let through with a note.
+check_overlay_room() {
+	local shm=${RL_TMPDIR:-/dev/shm} free worst expected d img
+	free=$(avail_bytes "$shm")
+	worst=$(size_bytes "$1")
+	expected=$worst
+	for d in $2; do
+		img=$(stat -L -c %s "$RL_IMAGES/$(disk_fs "$d").img")
+		worst=$((worst + img))
+	done
+	if [ "$3" = 1 ]; then
+		img=$(stat -L -c %s "$RL_IMAGES/swap.img")
+		worst=$((worst + img))
+		expected=$((expected + img))
+	fi
+	[ "$worst" -gt "${free:-0}" ] || return 0
+	if [ -z "${4:-}" ]; then
+		note "the guest's memory and disk overlays may grow to $(human_size "$worst") (the images' sizes), more than the $(human_size "${free:-0}") free in '$shm': a guest that writes that much fails"
+		return 0
+	fi
+	expected=$((expected + ${4} + ${4} / 10))
+	[ "$expected" -le "${free:-0}" ] ||
+		die "the guest's memory and what the scenario writes need $(human_size "$expected") in '$shm', which has $(human_size "${free:-0}") free; use smaller sizes, a smaller --mem or another RL_TMPDIR"
+}
+
 # guest_input TMP FILE: link TMP/in/NAME to FILE (an image, the rootfs)
 # and print the link.  The kernel command line names its inputs by these
 # links, which have one length wherever the build is (another build folder,
