@@ -156,3 +156,36 @@ t_killed_compare_takes_its_runs_along() {
 	expect_match "$run/status" '^interrupted$' "the orphaned run's status"
 	expect_no_uml_left "$(basename "$run")"
 }
+
+# A guest whose memory and declared writes do not fit RL_TMPDIR is refused
+# before boot, naming the sizes.
+t_overlays_that_cannot_fit_refused() {
+	local shm=$TEST_TMP/small-shm out
+	[ "$(id -u)" = 0 ] || { echo "not root: no small tmpfs to test with"; return 0; }
+	mkdir -p "$shm"
+	mount -t tmpfs -o size=300M tmpfs "$shm" || fail "cannot mount a tmpfs"
+	out=$(RL_TMPDIR=$shm "$RL_TOP/scripts/run.sh" --mem 256M --scenario memcg-dd --disk ext4 \
+		--set WRITE_SIZE=64M 2>&1) && { umount "$shm"; fail "a run that cannot fit started: $out"; }
+	umount "$shm"
+	echo "$out"
+	echo "$out" | grep -q "error: the guest's memory and what the scenario writes need .* which has .* free" ||
+		fail "no clear error: $out"
+}
+
+# A guest that fills the host filesystem of its run folder still leaves a
+# final status that says so, and no status.tmp.
+t_full_host_disk_gives_a_final_status() {
+	local fsdir=$TEST_TMP/tiny-fs run
+	[ "$(id -u)" = 0 ] || { echo "not root: no small filesystem to test with"; return 0; }
+	mkdir -p "$fsdir"
+	mount -t tmpfs -o size=8M tmpfs "$fsdir" || fail "cannot mount a tmpfs"
+	run=$fsdir/run
+	RL_MIN_FREE=1M guest "$run" -- 'dd if=/dev/zero of=/results/fill bs=1M count=32 2>&1; true' || true
+	cp "$run/status" "$TEST_TMP/tiny-status" 2>/dev/null || true
+	ls -la "$run" >"$TEST_TMP/tiny-ls" 2>&1 || true
+	umount "$fsdir"
+	cat "$TEST_TMP/tiny-status" "$TEST_TMP/tiny-ls"
+	! grep -qx 'running' "$TEST_TMP/tiny-status" || fail "the run was left 'running'"
+	expect_match "$TEST_TMP/tiny-status" '^host_disk_full=1$' "the status"
+	! grep -q 'status.tmp' "$TEST_TMP/tiny-ls" || fail "a status.tmp was left"
+}
