@@ -109,7 +109,8 @@ t_folder_of_another_user_refused() {
 	out=$("$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 --results "$d/matrix" 2>&1) &&
 		fail "compare.sh used another user's folder"
 	echo "$out" | grep -q "error: results folder .* is not yours" || fail "compare.sh: no clear error: $out"
-	[ -z "$(ls -A "$d/run" "$d/matrix/runs" 2>/dev/null)" ] || fail "something was written into their folder"
+	{ [ -z "$(ls -A "$d/run")" ] && [ -z "$(ls -A "$d/matrix")" ]; } ||
+		fail "something was written into their folder: $(ls -AR "$d")"
 }
 
 # Numbers past their range are refused, naming the range, before any

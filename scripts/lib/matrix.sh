@@ -42,12 +42,15 @@ create_matrix_folder() {
 	if [ -z "${2:-}" ] && [ -n "$(ls -A "$1" 2>/dev/null)" ]; then
 		die "results folder '$1' is not empty; results are never mixed: name a new folder, or continue a matrix with --resume $1"
 	fi
+	# a folder of another user's could hold links it planted where the
+	# host writes (runs/NAME, status.tmp): checked before anything is
+	# written into it
+	[ ! -e "$1" ] || [ -O "$1" ] ||
+		die "results folder '$1' is not yours (owner $(stat -c %U "$1" 2>/dev/null)); name a folder of your own"
 	mkdir -p "$1/runs" 2>/dev/null || die "cannot create results folder '$1'"
 	[ -w "$1" ] || die "results folder '$1' is not writable"
-	# a folder of another user's could hold links it planted where the
-	# host writes (runs/NAME, status.tmp)
-	{ [ -O "$1" ] && [ -O "$1/runs" ]; } ||
-		die "results folder '$1' is not yours (owner $(stat -c %U "$1" 2>/dev/null)); name a folder of your own"
+	[ -O "$1/runs" ] ||
+		die "results folder '$1' has a runs folder that is not yours (owner $(stat -c %U "$1/runs" 2>/dev/null))"
 }
 
 # matrix_runs "SCENARIO ..." "FS ..." "MODE ..." REPEAT ["KERNEL ..."]: the

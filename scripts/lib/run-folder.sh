@@ -50,6 +50,8 @@ create_run_folder() {
 		die "run folder '$out' exists and is not empty; results are never overwritten"
 	fi
 	[ -e "$out" ] || created=1
+	[ "$created" = 1 ] || [ -O "$out" ] ||
+		die "run folder '$out' is not yours (owner $(stat -c %U "$out")); name a folder of your own"
 	mkdir -p "$out" 2>/dev/null || die "cannot create run folder '$out'"
 	[ -w "$out" ] || die "run folder '$out' is not writable"
 	free=$(avail_bytes "$out")
