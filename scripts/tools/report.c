@@ -400,7 +400,7 @@ static void side_text(FILE *f, const struct agg_side *side, const struct agg_val
 /* A verdict's two sides as measured, and what the verdict rests on. */
 static void measured_text(FILE *f, const struct rep_verdict *v)
 {
-	char note[160];
+	char note[320];
 
 	agg_verdict_note(v->check, &v->v, note, sizeof(note));
 	side_text(f, &v->check->left, &v->v.left);
