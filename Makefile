@@ -2,7 +2,7 @@
 #
 #   make            dependencies, kernel, rootfs and disk images
 #   make test       the test suite (what CI runs)
-#   make compare    the main job: patched vs vanilla on every filesystem
+#   make compare    the main job: patched, vanilla and the modes the checks name, every filesystem
 #   make run        an interactive shell in a guest with all four filesystems
 #   make kernel / rootfs / images / guest-tools / host-tools / tools-check / clean
 #

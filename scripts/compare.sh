@@ -17,7 +17,9 @@ usage() {
 usage: scripts/compare.sh [options]
   --scenario LIST   comma-separated scenarios or 'all' (default: fs-completion,memcg-dd)
   --fs LIST         filesystems (default: ${RL_FILESYSTEMS// /,})
-  --modes LIST      modes (default: patched,vanilla)
+  --modes LIST      modes (default: patched, vanilla and every other mode
+                    the scenarios' checks name: for the default scenarios
+                    patched,vanilla,unthrottled)
   --kernel NAME=SPEC  a kernel of the matrix; repeatable: every run on each
                     (run SCENARIO.FS.MODE@NAME.rN; the report's mode
                     MODE@NAME).  SPEC: lab (this series, as make kernel
@@ -55,6 +57,7 @@ USAGE
 scenarios="fs-completion,memcg-dd"
 filesystems=${RL_FILESYSTEMS// /,}
 modes="patched,vanilla"
+modes_given=0
 kernel_specs=""
 profile=""
 mem=""
@@ -79,7 +82,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--scenario) need_arg "$@"; matrix_opts="$matrix_opts --scenario"; scenarios=$2; shift 2 ;;
 	--fs) need_arg "$@"; matrix_opts="$matrix_opts --fs"; filesystems=$2; shift 2 ;;
-	--modes) need_arg "$@"; matrix_opts="$matrix_opts --modes"; modes=$2; shift 2 ;;
+	--modes) need_arg "$@"; matrix_opts="$matrix_opts --modes"; modes=$2; modes_given=1; shift 2 ;;
 	--kernel) need_arg "$@"; matrix_opts="$matrix_opts --kernel"; kernel_specs="$kernel_specs $2"; shift 2 ;;
 	--profile) need_arg "$@"; matrix_opts="$matrix_opts --profile"; profile=$2; shift 2 ;;
 	--mem) need_arg "$@"; matrix_opts="$matrix_opts --mem"; mem=$2; shift 2 ;;
@@ -187,6 +190,12 @@ for k in $kernel_specs; do
 	fi
 done
 build_host_tools
+# Without --modes: the modes the scenarios' checks name too
+if [ -z "$resume" ] && [ "$modes_given" = 0 ]; then
+	# shellcheck disable=SC2086 # scenario names
+	modes=$(default_modes $scenarios)
+	check_words mode "$modes" "$RL_MODES"
+fi
 # Each scenario read once, with the --set values applied after their type
 # was checked (a size, a count, one of a list, within the declared range).
 declare -A info=()

@@ -41,25 +41,29 @@ t_report_tables_checks_plots() {
 	expect_no "$r" "absent"
 	# a scenario's header text, setup and parameters
 	expect_line "$r" "## fs-completion: how each filesystem completes IO under page reclaim"
-	expect_match "$r" '^\*\*Thread.s figures:\*\* 2012 linux-mm: ext4 and btrfs complete IO fluently'
+	expect_match "$r" '^\*\*Thread.s figures:\*\* 2012 linux-mm, the dd writer.s reclaim_wait\(HZ/10\): ext4 and btrfs complete IO fluently'
 	expect_line "$r" "**Parameters:** MEMCG_VERSION=v1, MEMCG_LIMIT=48M, WRITE_SIZE=256M (--set), BS=64k"
 	expect_match "$r" '^\*\*Setup:\*\* guest memory 1G, timeout 600 s; device profile \*\*hdd\*\* \(rbw=95000 wbw=95000 seek=8000'
 	expect_match "$r" 'device profile \*\*usb-stick\*\*'
 	# verdict lines, with the numbers used
-	# two repeats: never a verdict (issue 17: three runs a side)
-	expect_line "$r" '| not enough runs | `waits.task.rl-dd.full_timeout_share fs=xfs > fs=ext4` | mode=vanilla | 0.286 (n=2, spread 0) > 0.0556 (n=2, spread 0); a verdict needs 3 runs a side (--repeat 3) |'
-	expect_line "$r" '| not enough runs | `waits.task.rl-dd.full_timeout_share fs=vfat < fs=xfs` | mode=patched | 0 (n=2, spread 0) < 0.0179 (n=2, spread 0); a verdict needs 3 runs a side (--repeat 3) |'
-	expect_line "$r" '| not measured | `waits.task.rl-dd.full_timeout_share fs=xfs > fs=btrfs` | mode=vanilla | 0.286 (n=2, spread 0) > no data; right side not measured |'
+	# the writer's reason=dirty waits: 2 a run (xfs patched) or none, fewer
+	# than a share needs (AGG_MIN_WAITS): not measured, and why
+	expect_line "$r" '| not measured | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | no data >= 0.5; left side not measured: 2 waits < minimum 10 |'
+	expect_line "$r" '| not measured | `waits.task.rl-dd.reason.dirty.p50_usec fs=ext4 >= 2000` | mode=vanilla | no data >= 2000; left side not measured: 0 waits < minimum 10 |'
+	expect_line "$r" '| not measured | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=btrfs <= 0.1` | mode=vanilla | no data <= 0.1; left side not measured |'
 	expect_line "$r" '| not enough runs | `waits.task.rl-reader.events == 0` | fs=ext4 mode=vanilla | 0 (n=2, spread 0) == 0; a verdict needs 3 runs a side (--repeat 3) |'
 	expect_line "$r" '| not measured | `workload.oom_kills mode=patched == 0` | fs=ext4 | no data == 0; left side not measured |'
-	expect_line "$r" "| fs-completion | 0 | 0 | 0 | 6 | 2 |"
+	expect_line "$r" "| fs-completion | 0 | 0 | 0 | 0 | 18 |"
 	# headline tables: medians over the repeats (under the cpu clock the
 	# two repeats of this matrix gave the same figures: no min–max), n.s. marks
-	expect_match "$r" '^\| fs \| mode \| runs \| waits.events \| waits.p50_usec \| waits.p90_usec \| waits.full_timeout_share \| waits.stalled_ms_per_s \| waits.task.rl-dd.events \| waits.task.rl-dd.full_timeout_share \|$'
-	expect_line "$r" "| xfs | vanilla | 2 | 35 | 66391 | 104149 | 0.286 | 888.8 | 35 | 0.286 |"
+	# (the writer's reason=dirty columns: those its checks read)
+	expect_match "$r" '^\| fs \| mode \| runs \| waits.events \| waits.p50_usec \| waits.p90_usec \| waits.full_timeout_share \| waits.stalled_ms_per_s \| waits.task.rl-dd.events \| waits.task.rl-dd.full_timeout_share \| waits.task.rl-dd.reason.dirty.events \| waits.task.rl-dd.reason.dirty.full_timeout_share \| waits.task.rl-dd.reason.dirty.p50_usec \|$'
+	expect_line "$r" "| xfs | vanilla | 2 | 35 | 66391 | 104149 | 0.286 | 888.8 | 35 | 0.286 | 0 | - | - |"
+	# ext4 patched's one wait without a timeout (usec_timeout=0) is no full timeout
+	expect_line "$r" "| ext4 | patched | 2 | 171 | 10061 | 10100 | 0 | 890.3 | 171 | 0 | 0 n.s. | - | - |"
 	expect_line "$r" "| ext4 | patched | 2 | 113.0 | 0 n.s. | 0 n.s. | 6.01 n.s. |"
 	# a significant difference has no mark
-	expect_line "$r" "| xfs | patched | 2 | 168 | 10072 | 10102 | 0.0179 | 886.4 | 168 | 0.0179 |"
+	expect_line "$r" "| xfs | patched | 2 | 168 | 10072 | 10102 | 0.0179 | 886.4 | 168 | 0.0179 | 2 | 0.5 | 12259 |"
 	# iostat table (sysstat's columns, 2012's avgrq-sz derived) and
 	# counters as grep -r . /debug/vm shows them
 	expect_match "$r" '^\| fs \| mode \| runs \| r/s \| rkB/s \| w/s \| wkB/s \| wareq-sz \(kB\) \| w_await \(ms\) \| aqu-sz \| %util \| avgrq-sz \(2012, sectors\) \|$'
@@ -86,6 +90,23 @@ t_report_tables_checks_plots() {
 	make -s -C "$RL_TOP" report RESULTS="$m" || fail "make report failed"
 }
 
+# A run whose writer was OOM-killed is dropped from a check's side, and the
+# verdict says how many were; a run with enough waits counts.
+# shellcheck disable=SC2016 # the backquotes are markdown
+t_report_oom_killed_runs_dropped() {
+	local m r s
+	m=$(report_copy oom)
+	for s in "$m"/runs/fs-completion.xfs.patched.r*/derived/summary.tsv; do
+		sed -i 's/\(\twaits.task.rl-dd.reason.dirty.events\t\)2$/\112/' "$s"
+	done
+	s=$m/runs/fs-completion.xfs.patched.r2/derived/summary.tsv
+	sed -i 's/\(\tworkload.oom_kills\t\)0$/\11/' "$s"
+	grep -q 'workload.oom_kills.1$' "$s" || fail "cannot mark the run OOM-killed"
+	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
+	r=$m/report.md
+	expect_line "$r" '| not enough runs | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | 0.5 (n=1, spread 0) >= 0.5; a verdict needs 3 runs a side (--repeat 3); 1 OOM-killed run dropped |'
+}
+
 # shellcheck disable=SC2016 # the backquotes are markdown
 t_report_failed_runs_listed_and_excluded() {
 	local m r
@@ -104,7 +125,7 @@ t_report_failed_runs_listed_and_excluded() {
 	# counted, but out of the figures: xfs vanilla is r1 alone now
 	expect_match "$r" '^\| btrfs \| vanilla \| 0 \(\+2 not ok\) \| - \|'
 	expect_match "$r" '^\| xfs \| vanilla \| 1 \(\+1 not ok\) \| 35 \| 66391 \|'
-	expect_line "$r" '| not enough runs | `waits.task.rl-dd.full_timeout_share fs=xfs > fs=ext4` | mode=vanilla | 0.286 (n=1, spread 0) > 0.0556 (n=2, spread 0); a verdict needs 3 runs a side (--repeat 3) |'
+	expect_line "$r" '| not measured | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=vanilla | no data >= 0.5; left side not measured: 0 waits < minimum 10 |'
 	# memcg-dd has no ok run: nothing measured, nothing plotted
 	expect_match "$r" '^\| ext4 \| patched \| 0 \(\+1 not ok\) \|'
 	expect_line "$r" "No ok run: nothing to plot."

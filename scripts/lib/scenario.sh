@@ -27,6 +27,33 @@ scenario_info() {
 	printf '%s\n' "$out"
 }
 
+# scenario_check_modes SCENARIO...: the modes the scenarios' "# Check:"
+# lines name (mode=M on either side), each once, in the order first named
+scenario_check_modes() {
+	local s m out="" checks
+	[ -x "$RL_HOST_TOOLS/rl-scenario-info" ] || build_host_tools
+	for s in "$@"; do
+		checks=$("$RL_HOST_TOOLS/rl-scenario-info" --checks "$RL_TOP/rootfs/scenarios/$s.scn" 2>&1) ||
+			die "${checks#rl-scenario-info: }"
+		while IFS= read -r m; do
+			[ -z "$m" ] || word_in "$m" "$out" || out="$out $m"
+		done < <(grep -oE '(^| )mode=[^ ]+' <<<"$checks" | sed 's/.*mode=//')
+	done
+	echo "${out# }"
+}
+
+# default_modes SCENARIO...: compare.sh's modes when --modes is not given:
+# patched and vanilla, then every other mode the scenarios' checks name
+# (memcg-dd's unthrottled), so no check of the matrix is "not measured"
+# for want of its mode
+default_modes() {
+	local m out="patched vanilla"
+	for m in $(scenario_check_modes "$@"); do
+		word_in "$m" "$out" || out="$out $m"
+	done
+	echo "$out"
+}
+
 # check_preset_name NAME: die unless NAME may name a preset (whether the
 # scenario has it is rl-scenario-info's to say)
 check_preset_name() {

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -975,6 +976,54 @@ static int run_value(const struct agg_set *s, const struct agg_run *r,
 	return -1;
 }
 
+/* "waits.X.full_timeout_share" and "waits.X.pNN_usec": a wait statistic. */
+static int wait_stat_prefix(const char *metric, size_t *plen)
+{
+	const char *dot = strrchr(metric, '.'), *p;
+
+	if (strncmp(metric, "waits.", 6) || !dot)
+		return 0;
+	*plen = dot - metric;
+	if (!strcmp(dot + 1, "full_timeout_share"))
+		return 2;
+	if (dot[1] != 'p' || !strchr("0123456789", dot[2]) || !dot[2])
+		return 0;
+	for (p = dot + 2; *p >= '0' && *p <= '9'; p++)
+		;
+	return !strcmp(p, "_usec");
+}
+
+/*
+ * The waits a wait statistic of run r rests on (see AGG_MIN_WAITS): 0 and
+ * *count, or -1 when metric is none or its run has no count of them.
+ */
+static int wait_count(const struct agg_set *s, const struct agg_run *r,
+		      const char *metric, double *count)
+{
+	char name[AGG_LINE_MAX];
+	size_t plen;
+	int kind = wait_stat_prefix(metric, &plen);
+	double none;
+
+	if (!kind || plen + 32 > sizeof(name))
+		return -1;
+	snprintf(name, sizeof(name), "%.*s.events", (int)plen, metric);
+	if (run_value(s, r, name, count) < 0)
+		return -1;
+	snprintf(name, sizeof(name), "%.*s.no_timeout_events", (int)plen, metric);
+	if (kind == 2 && run_value(s, r, name, &none) == 0)
+		*count -= none;
+	return 0;
+}
+
+/* Was r's workload OOM-killed? */
+static int oom_killed(const struct agg_set *s, const struct agg_run *r)
+{
+	const struct agg_row *row = run_row(s, r, AGG_OOM_METRIC);
+
+	return row && row->value > 0;
+}
+
 /*
  * Sorted unique values of dimension d among the runs of scn, the excluded
  * ones too: a filesystem whose runs all failed is "not measured", not gone.
@@ -1053,7 +1102,7 @@ static int eval_side(const struct agg_set *s, const char *scn,
 	const char *want_fs = *side->fs ? side->fs : cell_fs;
 	const char *want_mode = *side->mode ? side->mode : cell_mode;
 	char mode_on_kernel[2 * sizeof(side->mode)];
-	double *vals;
+	double *vals, count;
 
 	if (*side->mode && cell_kernel && *cell_kernel) {
 		snprintf(mode_on_kernel, sizeof(mode_on_kernel), "%s%s", side->mode,
@@ -1082,6 +1131,18 @@ static int eval_side(const struct agg_set *s, const char *scn,
 			continue;
 		if (want_mode && strcmp(r->dim[AGG_MODE], want_mode))
 			continue;
+		if (strcmp(side->metric, AGG_OOM_METRIC) && oom_killed(s, r)) {
+			out->dropped_oom++;
+			continue;
+		}
+		if (wait_count(s, r, side->metric, &count) == 0 &&
+		    count < AGG_MIN_WAITS) {
+			if (!out->dropped_few++)
+				out->few_min = out->few_max = count;
+			out->few_min = count < out->few_min ? count : out->few_min;
+			out->few_max = count > out->few_max ? count : out->few_max;
+			continue;
+		}
 		if (run_value(s, r, side->metric, &vals[n]) == 0)
 			n++;
 	}
@@ -1362,37 +1423,114 @@ static void format_side(char *med, char *n, char *sp, size_t size,
 	}
 }
 
+/* Appends printf-style text to buf at *used, truncating at size. */
+static void note_add(char *buf, size_t size, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void note_add(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, size - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used += (size_t)n;
+}
+
+/* "N waits < minimum M": why a side without runs was not measured. */
+static void few_waits(char *buf, size_t size, size_t *used,
+		      const struct agg_value *val)
+{
+	char lo[32], hi[32];
+
+	agg_format(lo, sizeof(lo), val->few_min);
+	agg_format(hi, sizeof(hi), val->few_max);
+	if (val->few_min == val->few_max)
+		note_add(buf, size, used, "%s waits < minimum %d", hi, AGG_MIN_WAITS);
+	else
+		note_add(buf, size, used, "%s to %s waits < minimum %d", lo, hi,
+			 AGG_MIN_WAITS);
+}
+
+/* "left side not measured[: N waits < minimum M]" */
+static void side_missing(char *buf, size_t size, size_t *used,
+			 const char *name, const struct agg_value *val)
+{
+	note_add(buf, size, used, "%s side not measured", name);
+	if (val->dropped_few) {
+		note_add(buf, size, used, ": ");
+		few_waits(buf, size, used, val);
+	}
+}
+
+/* The runs a side dropped, after the rest of the note. */
+static void dropped_note(char *buf, size_t size, size_t *used,
+			 const char *name, const struct agg_value *val,
+			 int both)
+{
+	const char *side = both ? name : "";
+	const char *sep = both ? " side: " : "";
+
+	if (val->dropped_oom)
+		note_add(buf, size, used, "; %s%s%zu OOM-killed run%s dropped", side, sep,
+			 val->dropped_oom, val->dropped_oom > 1 ? "s" : "");
+	if (val->dropped_few && val->n) {
+		note_add(buf, size, used, "; %s%s%zu run%s dropped: ", side, sep,
+			 val->dropped_few, val->dropped_few > 1 ? "s" : "");
+		few_waits(buf, size, used, val);
+	}
+}
+
 void agg_verdict_note(const struct agg_check *c, const struct agg_verdict *v,
 		      char *buf, size_t size)
 {
 	char d[32], lo[32], hi[32];
+	size_t used = 0;
+	int both = !c->right.is_number;
 
-	(void)c;
+	if (size)
+		buf[0] = '\0';
 	if (v->kind == AGG_NOT_MEASURED) {
-		if (!strcmp(v->where, "no runs"))
-			snprintf(buf, size, "no run of the scenario");
-		else if (!v->left.n && !v->right.n)
-			snprintf(buf, size, "neither side measured");
-		else
-			snprintf(buf, size, "%s side not measured", v->left.n ? "right" : "left");
-		return;
-	}
-	if (v->kind == AGG_NOT_ENOUGH_RUNS) {
-		snprintf(buf, size, "a verdict needs %d runs a side (--repeat %d)",
+		const struct agg_value *l = &v->left, *r = &v->right;
+
+		if (!strcmp(v->where, "no runs")) {
+			note_add(buf, size, &used, "no run of the scenario");
+			return;
+		}
+		if (!l->n && !r->n && !l->dropped_few && !r->dropped_few) {
+			note_add(buf, size, &used, "neither side measured");
+		} else {
+			if (!l->n)
+				side_missing(buf, size, &used, "left", l);
+			if (!r->n) {
+				if (used)
+					note_add(buf, size, &used, "; ");
+				side_missing(buf, size, &used, "right", r);
+			}
+		}
+	} else if (v->kind == AGG_NOT_ENOUGH_RUNS) {
+		note_add(buf, size, &used, "a verdict needs %d runs a side (--repeat %d)",
 			 AGG_MIN_RUNS, AGG_MIN_RUNS);
-		return;
+	} else {
+		agg_format(d, sizeof(d), v->diff);
+		agg_format(lo, sizeof(lo), v->lo);
+		agg_format(hi, sizeof(hi), v->hi);
+		note_add(buf, size, &used, "difference %s [95%% CI %s, %s]", d, lo, hi);
 	}
-	agg_format(d, sizeof(d), v->diff);
-	agg_format(lo, sizeof(lo), v->lo);
-	agg_format(hi, sizeof(hi), v->hi);
-	snprintf(buf, size, "difference %s [95%% CI %s, %s]", d, lo, hi);
+	dropped_note(buf, size, &used, "left", &v->left, both);
+	if (both)
+		dropped_note(buf, size, &used, "right", &v->right, both);
 }
 
 void agg_print_verdicts(FILE *f, const char *scenario,
 			const struct agg_check *c,
 			const struct agg_verdict *v, size_t n)
 {
-	char lm[32], ln[32], ls[32], rm[32], rn[32], rs[32], note[160];
+	char lm[32], ln[32], ls[32], rm[32], rn[32], rs[32], note[320];
 	size_t i;
 
 	for (i = 0; i < n; i++) {

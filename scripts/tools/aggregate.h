@@ -133,6 +133,24 @@ struct agg_check {
 #define AGG_MIN_RUNS	3
 #define AGG_BOOTSTRAP	2000
 
+/*
+ * Which runs a side counts (agg_eval_check):
+ *  - A run whose workload was OOM-killed (workload.oom_kills > 0) is
+ *    dropped from every side but one of workload.oom_kills itself: a
+ *    killed writer's figures are not the healthy writer's the check is
+ *    about.  The verdict says how many runs were dropped.
+ *  - A statistic of a wait distribution, a waits.* metric P.STAT with
+ *    STAT full_timeout_share or pNN_usec, counts in a run only when P had
+ *    at least AGG_MIN_WAITS waits there (P.events, less
+ *    P.no_timeout_events for full_timeout_share, whose waits without a
+ *    timeout are not in the share); a run with fewer is dropped and, when
+ *    no run is left, the side is "not measured: N waits < minimum M".
+ *    10: the shortest per-filesystem trace the 2012 thread quotes (ext4's)
+ *    has 10 waits.
+ */
+#define AGG_OOM_METRIC	"workload.oom_kills"
+#define AGG_MIN_WAITS	10
+
 enum agg_verdict_kind {
 	AGG_REPRODUCED, AGG_NOT_REPRODUCED, AGG_INCONCLUSIVE,
 	AGG_NOT_ENOUGH_RUNS, AGG_NOT_MEASURED, AGG_NVERDICTS
@@ -142,6 +160,9 @@ enum agg_verdict_kind {
 struct agg_value {
 	size_t n;
 	double median, spread;
+	size_t dropped_oom;	/* runs left out: their workload OOM-killed */
+	size_t dropped_few;	/* runs left out: fewer than AGG_MIN_WAITS waits */
+	double few_min, few_max;	/* the fewest and most waits of such runs */
 };
 
 /* One evaluation of a check: for one value of each free dimension. */
@@ -240,7 +261,8 @@ size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 const char *agg_verdict_name(enum agg_verdict_kind k);
 /*
  * What a verdict rests on: "difference D [95% CI lo, hi]", "n < 3 runs",
- * which side was not measured.
+ * which side was not measured (and why: "N waits < minimum M"), then the
+ * runs each side dropped (OOM-killed, too few waits).
  */
 void agg_verdict_note(const struct agg_check *c, const struct agg_verdict *v,
 		      char *buf, size_t size);

@@ -400,7 +400,7 @@ static void side_text(FILE *f, const struct agg_side *side, const struct agg_val
 /* A verdict's two sides as measured, and what the verdict rests on. */
 static void measured_text(FILE *f, const struct rep_verdict *v)
 {
-	char note[160];
+	char note[320];
 
 	agg_verdict_note(v->check, &v->v, note, sizeof(note));
 	side_text(f, &v->check->left, &v->v.left);
@@ -546,7 +546,9 @@ static void waits_section(struct rep *r, struct rep_scn *s, FILE *f)
 		"waits.events", "waits.p50_usec", "waits.p90_usec",
 		"waits.full_timeout_share", "waits.stalled_ms_per_s",
 	};
-	struct strv m = { 0 };
+	struct strv m = { 0 }, like = { 0 }, checked = { 0 };
+	char events[512];
+	const char *dot;
 	size_t i;
 
 	fprintf(f, "### Reclaim waits\n\n");
@@ -554,9 +556,25 @@ static void waits_section(struct rep *r, struct rep_scn *s, FILE *f)
 		r->ref_mode);
 	for (i = 0; i < sizeof(base) / sizeof(base[0]); i++)
 		strv_add_unique(&m, base[i]);
-	rep_metrics_like(s, &m, "waits.task.", ".events", ".full_timeout_share");
-	rep_check_metrics(s, &m, "waits.", 1);
+	/* each task's waits; those of one reason only where a check reads them */
+	rep_metrics_like(s, &like, "waits.task.", ".events", ".full_timeout_share");
+	for (i = 0; i < like.n; i++)
+		if (!strstr(like.v[i], ".reason."))
+			strv_add_unique(&m, like.v[i]);
+	/* a checked statistic of a task's waits of a reason, beside their count */
+	rep_check_metrics(s, &checked, "waits.", 1);
+	for (i = 0; i < checked.n; i++) {
+		dot = strrchr(checked.v[i], '.');
+		if (strstr(checked.v[i], ".reason.") && dot) {
+			snprintf(events, sizeof(events), "%.*s.events",
+				 (int)(dot - checked.v[i]), checked.v[i]);
+			strv_add_unique(&m, events);
+		}
+		strv_add_unique(&m, checked.v[i]);
+	}
 	metric_table(r, s, f, &m, NULL);
+	strv_free(&like);
+	strv_free(&checked);
 	fprintf(f, "\n");
 	strv_free(&m);
 }

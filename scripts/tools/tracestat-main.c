@@ -32,8 +32,10 @@ static const char usage_text[] =
 	"  --tsv               print key<TAB>value rows instead of text\n"
 	"  --hist FILE         write the usec_delayed histogram in ms buckets to FILE\n"
 	"  --cdf FILE          write the usec_delayed CDF to FILE\n"
-	"  --by-comm           with --tsv, also comm.NAME.{events,p50_usec,p90_usec,\n"
-	"                      full_timeout_share,stalled_ms_per_s} per task name\n"
+	"  --by-comm           with --tsv, also comm.NAME.{events,no_timeout_events,\n"
+	"                      p50_usec,p90_usec,full_timeout_share,stalled_ms_per_s}\n"
+	"                      per task name, and comm.NAME.reason.REASON.* per reason\n"
+	"                      of its waits\n"
 	"  --series FILE       write waits and usec_delayed per time bin to FILE:\n"
 	"                      start_s events usec, seconds from T0 of --window\n"
 	"  --window T0,T1      the series' span in trace time (the workload's)\n"
@@ -41,6 +43,8 @@ static const char usage_text[] =
 	"  --reason R          count only waits for reason R: writeback isolated\n"
 	"                      noprogress congested dirty wait_writeback migrate_writeback\n"
 	"  --task COMM         count only waits of tasks named COMM (or COMM-PID)\n"
+	"full_timeout_share is of the waits with a timeout: a wait with usec_timeout=0\n"
+	"(a folio writeback wait) is counted in no_timeout_events instead.\n"
 	"Exit status: 0 ok, 1 out of memory or write error, 2 bad usage or input.\n";
 
 #define OPTIONS_VALID "--duration SECONDS --tsv --by-comm --hist FILE --cdf FILE " \

@@ -480,7 +480,8 @@ static int add_sample(struct tracestat *ts, long usec)
 	return 0;
 }
 
-static int count_wait(struct tracestat *ts, const struct tracestat_event *ev);
+static int count_kept(struct tracestat *ts, const struct tracestat_event *ev,
+		      const char *task);
 
 /* The accumulator of ev's task name, made on first sight; NULL on ENOMEM. */
 static struct tracestat *comm_of(struct tracestat *ts,
@@ -508,8 +509,45 @@ static struct tracestat *comm_of(struct tracestat *ts,
 	}
 	c = &ts->comms[ts->ncomms++];
 	tracestat_init(c);
-	/* the name only: counted through count_wait(), no filter applies */
+	/* the name only: counted through count_kept(), no filter applies */
 	snprintf(c->want_task, sizeof(c->want_task), "%s", name);
+	c->duration_opt = ts->duration_opt;
+	c->want_by_reason = 1;
+	return c;
+}
+
+/*
+ * The accumulator of ev's reason within a comm's, made on first sight;
+ * NULL on ENOMEM.  Reasons are few (known ones and upstream's); a word
+ * beyond TRACESTAT_MAX_REASONS folds into "(other)".
+ */
+static struct tracestat *reason_of(struct tracestat *ts,
+				   const struct tracestat_event *ev)
+{
+	const char *name = ev->reason;
+	struct tracestat *c;
+	size_t i;
+
+	if (ts->nby_reason >= TRACESTAT_MAX_REASONS)
+		name = TRACESTAT_OTHER_NAME;
+	for (i = 0; i < ts->nby_reason; i++)
+		if (!strcmp(ts->by_reason[i].want_reason, name))
+			return &ts->by_reason[i];
+	if (ts->nby_reason == ts->by_reason_cap) {
+		size_t cap = ts->by_reason_cap ? ts->by_reason_cap * 2 : 4;
+
+		c = realloc(ts->by_reason, cap * sizeof(*c));
+		if (!c) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		ts->by_reason = c;
+		ts->by_reason_cap = cap;
+	}
+	c = &ts->by_reason[ts->nby_reason++];
+	tracestat_init(c);
+	/* the name only: counted through count_kept(), no filter applies */
+	snprintf(c->want_reason, sizeof(c->want_reason), "%s", name);
 	c->duration_opt = ts->duration_opt;
 	return c;
 }
@@ -543,6 +581,9 @@ nomem:
 	return -1;
 }
 
+static int count_kept(struct tracestat *ts, const struct tracestat_event *ev,
+		      const char *task);
+
 static int count_wait(struct tracestat *ts, const struct tracestat_event *ev)
 {
 	char task[TRACESTAT_NAME_MAX];
@@ -552,11 +593,25 @@ static int count_wait(struct tracestat *ts, const struct tracestat_event *ev)
 		ts->filtered++;
 		return 0;
 	}
+	return count_kept(ts, ev, task);
+}
+
+/*
+ * Counts a wait that passed ts's filters.  The per-comm and per-reason
+ * accumulators are fed here directly: their name is a key, not a filter
+ * (the "(other)" fold-over takes waits of any name).
+ */
+static int count_kept(struct tracestat *ts, const struct tracestat_event *ev,
+		      const char *task)
+{
 	if (add_sample(ts, ev->usec_delayed) < 0)
 		return -1;
 	ts->events++;
 	ts->usec_total += ev->usec_delayed;
-	if (ev->usec_delayed >= ev->usec_timeout)
+	/* a wait without a timeout cannot run the whole of one */
+	if (ev->usec_timeout == 0)
+		ts->no_timeout++;
+	else if (ev->usec_delayed >= ev->usec_timeout)
 		ts->full_timeout++;
 	table_add(&ts->reasons, ev->reason, ev->usec_delayed);
 	table_add(&ts->classes, ev->cls, ev->usec_delayed);
@@ -566,7 +621,13 @@ static int count_wait(struct tracestat *ts, const struct tracestat_event *ev)
 	if (ts->want_by_comm) {
 		struct tracestat *c = comm_of(ts, ev);
 
-		if (!c || count_wait(c, ev) < 0)
+		if (!c || count_kept(c, ev, task) < 0)
+			return -1;
+	}
+	if (ts->want_by_reason) {
+		struct tracestat *c = reason_of(ts, ev);
+
+		if (!c || count_kept(c, ev, task) < 0)
 			return -1;
 	}
 	return 0;
@@ -672,6 +733,14 @@ static size_t bucket_of(long usec)
 	return i;
 }
 
+/* Reason accumulators by name, so the rows come in a stable order. */
+static int cmp_reason(const void *a, const void *b)
+{
+	const struct tracestat *x = a, *y = b;
+
+	return strcmp(x->want_reason, y->want_reason);
+}
+
 static void finish_duration(struct tracestat *ts)
 {
 	ts->duration_s = 0;
@@ -701,7 +770,9 @@ void tracestat_finish(struct tracestat *ts)
 	for (i = 0; i < TRACESTAT_NPCT; i++)
 		ts->pct_usec[i] = tracestat_percentile(ts->samples, n, tracestat_pct[i]);
 	ts->max_usec = n ? ts->samples[n - 1] : 0;
-	ts->full_timeout_share = n ? (double)ts->full_timeout / n : 0;
+	/* of the waits that had a timeout to run out */
+	ts->full_timeout_share = n > ts->no_timeout ?
+		(double)ts->full_timeout / (n - ts->no_timeout) : 0;
 	memset(ts->hist, 0, sizeof(ts->hist));
 	for (i = 0; i < n; i++)
 		ts->hist[bucket_of(ts->samples[i])]++;
@@ -716,6 +787,17 @@ void tracestat_finish(struct tracestat *ts)
 		c->last_ts = ts->last_ts;
 		tracestat_finish(c);
 	}
+	if (ts->nby_reason)
+		qsort(ts->by_reason, ts->nby_reason, sizeof(*ts->by_reason),
+		      cmp_reason);
+	for (i = 0; i < ts->nby_reason; i++) {
+		struct tracestat *c = &ts->by_reason[i];
+
+		c->have_ts = ts->have_ts;
+		c->first_ts = ts->first_ts;
+		c->last_ts = ts->last_ts;
+		tracestat_finish(c);
+	}
 }
 
 void tracestat_free(struct tracestat *ts)
@@ -725,6 +807,11 @@ void tracestat_free(struct tracestat *ts)
 	for (i = 0; i < ts->ncomms; i++)
 		tracestat_free(&ts->comms[i]);
 	free(ts->comms);
+	for (i = 0; i < ts->nby_reason; i++)
+		tracestat_free(&ts->by_reason[i]);
+	free(ts->by_reason);
+	ts->by_reason = NULL;
+	ts->nby_reason = ts->by_reason_cap = 0;
 	free(ts->series_events);
 	free(ts->series_usec);
 	free(ts->samples);
@@ -830,7 +917,12 @@ static void print_stats(FILE *f, int tsv, const struct tracestat *ts)
 	kv(f, tsv, "max_usec", "%ld\n", ts->max_usec);
 	kv(f, tsv, "full_timeout_share", "%.4f", ts->full_timeout_share);
 	if (!tsv)
-		fprintf(f, " (%lu of %lu)", ts->full_timeout, ts->events);
+		fprintf(f, " (%lu of %lu waits with a timeout)", ts->full_timeout,
+			ts->events - ts->no_timeout);
+	fputc('\n', f);
+	kv(f, tsv, "no_timeout_events", "%lu", ts->no_timeout);
+	if (!tsv)
+		fprintf(f, " (usec_timeout=0, a folio writeback wait: not in full_timeout_share)");
 	fputc('\n', f);
 	kv(f, tsv, "stalled_ms_per_s", "%.3f", ts->stalled_ms_per_s);
 	if (!tsv && ts->dur_source == TRACESTAT_DUR_NONE)
@@ -862,7 +954,21 @@ static int cmp_comm(const void *a, const void *b)
 	return strcmp((*x)->want_task, (*y)->want_task);
 }
 
-/* comm.NAME.* rows, by name: what a later stage needs of each task name */
+/* The rows of one task name, or of one reason of its waits. */
+static void print_comm_rows(FILE *f, const char *key, const struct tracestat *c)
+{
+	fprintf(f, "%s.events\t%lu\n", key, c->events);
+	fprintf(f, "%s.no_timeout_events\t%lu\n", key, c->no_timeout);
+	fprintf(f, "%s.p50_usec\t%ld\n", key, c->pct_usec[2]);
+	fprintf(f, "%s.p90_usec\t%ld\n", key, c->pct_usec[4]);
+	fprintf(f, "%s.full_timeout_share\t%.4f\n", key, c->full_timeout_share);
+	fprintf(f, "%s.stalled_ms_per_s\t%.3f\n", key, c->stalled_ms_per_s);
+}
+
+/*
+ * comm.NAME.* rows, by name: what a later stage needs of each task name;
+ * then comm.NAME.reason.REASON.* for each reason it waited for, by reason.
+ */
 static void print_comms(FILE *f, const struct tracestat *ts)
 {
 	const struct tracestat **v;
@@ -877,15 +983,17 @@ static void print_comms(FILE *f, const struct tracestat *ts)
 		v[i] = &ts->comms[i];
 	qsort(v, ts->ncomms, sizeof(*v), cmp_comm);
 	for (i = 0; i < ts->ncomms; i++) {
-		const char *n = v[i]->want_task;
+		const struct tracestat *c = v[i];
+		char key[TRACESTAT_NAME_MAX + TRACESTAT_WORD_MAX + 32];
+		size_t j;
 
-		fprintf(f, "comm.%s.events\t%lu\n", n, v[i]->events);
-		fprintf(f, "comm.%s.p50_usec\t%ld\n", n, v[i]->pct_usec[2]);
-		fprintf(f, "comm.%s.p90_usec\t%ld\n", n, v[i]->pct_usec[4]);
-		fprintf(f, "comm.%s.full_timeout_share\t%.4f\n", n,
-			v[i]->full_timeout_share);
-		fprintf(f, "comm.%s.stalled_ms_per_s\t%.3f\n", n,
-			v[i]->stalled_ms_per_s);
+		snprintf(key, sizeof(key), "comm.%s", c->want_task);
+		print_comm_rows(f, key, c);
+		for (j = 0; j < c->nby_reason; j++) {
+			snprintf(key, sizeof(key), "comm.%s.reason.%s", c->want_task,
+				 c->by_reason[j].want_reason);
+			print_comm_rows(f, key, &c->by_reason[j]);
+		}
 	}
 	free(v);
 }

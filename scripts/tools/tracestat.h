@@ -113,7 +113,15 @@ struct tracestat {
 	unsigned long malformed;
 	int have_ts;
 	double first_ts, last_ts;	/* of all well-formed event lines */
+	/*
+	 * full_timeout: waits with a timeout that ran all of it.  A wait
+	 * with usec_timeout=0 (folio_wait_writeback() in reclaim or
+	 * migration: it has no timeout) is counted in no_timeout instead
+	 * and left out of full_timeout_share, whose denominator is
+	 * events - no_timeout.
+	 */
 	unsigned long full_timeout;
+	unsigned long no_timeout;
 	unsigned long long usec_total;
 	struct tracestat_table reasons, classes, tasks;
 	long *samples;			/* usec_delayed, sorted by finish */
@@ -126,6 +134,13 @@ struct tracestat {
 	int want_by_comm;
 	struct tracestat *comms;	/* one accumulator per comm */
 	size_t ncomms, comms_cap;
+	/*
+	 * A comm's accumulator also keeps one per reason (comm.NAME.reason.R.*
+	 * rows): a check can read the writer's reason=dirty waits alone.
+	 */
+	int want_by_reason;
+	struct tracestat *by_reason;	/* one accumulator per reason */
+	size_t nby_reason, by_reason_cap;
 	int want_series;
 	double series_start, series_end, series_bin;
 	unsigned long *series_events;
@@ -138,7 +153,7 @@ struct tracestat {
 	/* Filled by tracestat_finish(). */
 	long pct_usec[TRACESTAT_NPCT];
 	long max_usec;
-	double full_timeout_share;
+	double full_timeout_share;	/* full_timeout / (events - no_timeout) */
 	double duration_s;
 	enum tracestat_dur_source dur_source;
 	double stalled_ms_per_s;
@@ -151,7 +166,10 @@ int tracestat_filter_reason(struct tracestat *ts, const char *reason);
 /* task: a comm or "comm-pid"; -1 if empty or too long. */
 int tracestat_filter_task(struct tracestat *ts, const char *task);
 void tracestat_set_duration(struct tracestat *ts, double seconds);
-/* Also keep the statistics of each task name (print_tsv: comm.NAME.*). */
+/*
+ * Also keep the statistics of each task name (print_tsv: comm.NAME.*), and
+ * of each reason of its waits (comm.NAME.reason.REASON.*).
+ */
 void tracestat_by_comm(struct tracestat *ts);
 /*
  * Also count waits and their usec_delayed per bin of bin seconds from

@@ -468,7 +468,7 @@ TEST(test_project_scenarios_parse)
 		"fs-completion", "memcg-dd", "usb-responsiveness",
 		"kupdate-after-exit", "reclaim-plug", "usemem-swap", "fio-write",
 	};
-	static const size_t want[] = { 4, 3, 1, 1, 1, 2, 1 };
+	static const size_t want[] = { 9, 3, 1, 1, 1, 2, 1 };
 	struct agg_check *c;
 	char path[256], err[256] = "";
 	size_t i, n;
@@ -826,6 +826,140 @@ TEST(test_verdict_with_interval)
 		agg_verdict_note(&c, x, note, sizeof(note));
 		CHECK(!strncmp(note, "difference 0.36 [95% CI ", 24));
 	}
+	free(v);
+	agg_free(&s);
+}
+
+/* Feeds "fs repeat metric value" rows of scenario fs-completion, mode patched. */
+static void feed_rows(struct agg_set *s, const char *const *rows, size_t n)
+{
+	char line[512], fs[32], metric[128], value[32];
+	int repeat;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (sscanf(rows[i], "%31s %d %127s %31s", fs, &repeat, metric, value) != 4) {
+			fprintf(stderr, "  bad test row '%s'\n", rows[i]);
+			continue;
+		}
+		snprintf(line, sizeof(line),
+			 "fs-completion.%s.patched.r%d\tfs-completion\t%s\thdd\tpatched\t%d\t%s\t%s",
+			 fs, repeat, fs, repeat, metric, value);
+		CHECK_EQ_INT(agg_feed_line(s, line), AGG_ROW);
+	}
+}
+
+#define DIRTY "waits.task.rl-dd.reason.dirty."
+
+/*
+ * A wait statistic counts in a run only with AGG_MIN_WAITS waits (those
+ * with a timeout, for a full-timeout share); a side left with none is
+ * "not measured: N waits < minimum M".  An OOM-killed run is dropped from
+ * every side but one of workload.oom_kills, and the note says so.
+ */
+TEST(test_min_waits_and_oom_killed_runs)
+{
+	static const char *const rows[] = {
+		/* xfs: 12 dirty waits a run, share 0.6 */
+		"xfs 1 waits.events 40", "xfs 1 " DIRTY "events 12", "xfs 1 " DIRTY "full_timeout_share 0.6",
+		"xfs 2 waits.events 40", "xfs 2 " DIRTY "events 12", "xfs 2 " DIRTY "full_timeout_share 0.6",
+		"xfs 3 waits.events 40", "xfs 3 " DIRTY "events 12", "xfs 3 " DIRTY "full_timeout_share 0.6",
+		/* ext4: waits, none of them the writer's dirty ones */
+		"ext4 1 waits.events 100", "ext4 2 waits.events 100", "ext4 3 waits.events 100",
+		/* vfat: r1 OOM-killed */
+		"vfat 1 workload.oom_kills 1", "vfat 1 waits.events 30", "vfat 1 " DIRTY "events 20",
+		"vfat 1 " DIRTY "full_timeout_share 1",
+		"vfat 2 workload.oom_kills 0", "vfat 2 waits.events 30", "vfat 2 " DIRTY "events 20",
+		"vfat 2 " DIRTY "full_timeout_share 0.3",
+		"vfat 3 workload.oom_kills 0", "vfat 3 waits.events 30", "vfat 3 " DIRTY "events 20",
+		"vfat 3 " DIRTY "full_timeout_share 0.3",
+		/* btrfs: 5 waits; 12; 12 of which 4 without a timeout */
+		"btrfs 1 waits.events 30", "btrfs 1 " DIRTY "events 5", "btrfs 1 " DIRTY "p50_usec 3000",
+		"btrfs 1 " DIRTY "full_timeout_share 0",
+		"btrfs 2 waits.events 30", "btrfs 2 " DIRTY "events 12", "btrfs 2 " DIRTY "p50_usec 3000",
+		"btrfs 2 " DIRTY "full_timeout_share 0",
+		"btrfs 3 waits.events 30", "btrfs 3 " DIRTY "events 12", "btrfs 3 " DIRTY "p50_usec 3000",
+		"btrfs 3 " DIRTY "no_timeout_events 4", "btrfs 3 " DIRTY "full_timeout_share 0",
+	};
+	struct agg_set s;
+	struct agg_check c;
+	struct agg_verdict *v;
+	const struct agg_verdict *x;
+	char note[320];
+	size_t n;
+
+	agg_init(&s);
+	feed_rows(&s, rows, sizeof(rows) / sizeof(rows[0]));
+	CHECK_EQ_INT(agg_finish(&s), 0);
+
+	n = eval(&s, "fs-completion", DIRTY "full_timeout_share fs=xfs >= 0.5", &c, &v);
+	x = verdict(v, n, "mode=patched");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 3 &&
+	      !x->left.dropped_few && !x->left.dropped_oom);
+	free(v);
+
+	/* no dirty wait at all (the missing rule: 0 of them) */
+	n = eval(&s, "fs-completion", DIRTY "full_timeout_share fs=ext4 <= 0.1", &c, &v);
+	x = verdict(v, n, "mode=patched");
+	CHECK(x && x->kind == AGG_NOT_MEASURED && x->left.dropped_few == 3);
+	if (x) {
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK_STR(note, "left side not measured: 0 waits < minimum 10");
+	}
+	free(v);
+
+	n = eval(&s, "fs-completion", DIRTY "full_timeout_share fs=xfs > fs=ext4", &c, &v);
+	x = verdict(v, n, "mode=patched");
+	CHECK(x && x->kind == AGG_NOT_MEASURED);
+	if (x) {
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK_STR(note, "right side not measured: 0 waits < minimum 10");
+	}
+	free(v);
+
+	/* the OOM-killed run is left out: 2 runs, and the note counts it */
+	n = eval(&s, "fs-completion", DIRTY "full_timeout_share fs=vfat > 0.1", &c, &v);
+	x = verdict(v, n, "mode=patched");
+	CHECK(x && x->kind == AGG_NOT_ENOUGH_RUNS && x->left.n == 2 &&
+	      x->left.dropped_oom == 1 && x->left.median == 0.3);
+	if (x) {
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK_STR(note, "a verdict needs 3 runs a side (--repeat 3); 1 OOM-killed run dropped");
+	}
+	free(v);
+	n = eval(&s, "fs-completion", DIRTY "full_timeout_share fs=xfs > fs=vfat", &c, &v);
+	x = verdict(v, n, "mode=patched");
+	CHECK(x && x->right.dropped_oom == 1);
+	if (x) {
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK_STR(note, "a verdict needs 3 runs a side (--repeat 3); right side: 1 OOM-killed run dropped");
+	}
+	free(v);
+	/* ... but not from a check of the OOM kills themselves */
+	n = eval(&s, "fs-completion", "workload.oom_kills fs=vfat > 0", &c, &v);
+	x = verdict(v, n, "mode=patched");
+	CHECK(x && x->left.n == 3 && !x->left.dropped_oom);
+	free(v);
+
+	/* a share counts the waits with a timeout: 12 - 4 < 10 */
+	n = eval(&s, "fs-completion", DIRTY "full_timeout_share fs=btrfs <= 0.1", &c, &v);
+	x = verdict(v, n, "mode=patched");
+	CHECK(x && x->kind == AGG_NOT_ENOUGH_RUNS && x->left.n == 1 &&
+	      x->left.dropped_few == 2);
+	if (x) {
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK_STR(note, "a verdict needs 3 runs a side (--repeat 3); 2 runs dropped: 5 to 8 waits < minimum 10");
+	}
+	free(v);
+	/* a percentile all of them */
+	n = eval(&s, "fs-completion", DIRTY "p50_usec fs=btrfs >= 2000", &c, &v);
+	x = verdict(v, n, "mode=patched");
+	CHECK(x && x->left.n == 2 && x->left.dropped_few == 1);
+	free(v);
+	/* a count is no statistic of a distribution: no minimum */
+	n = eval(&s, "fs-completion", DIRTY "events fs=ext4 == 0", &c, &v);
+	x = verdict(v, n, "mode=patched");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 3);
 	free(v);
 	agg_free(&s);
 }

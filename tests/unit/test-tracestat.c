@@ -714,6 +714,7 @@ TEST(test_tsv_and_text_output)
 		CHECK(has_line(out, "p99_usec\t100000"));
 		CHECK(has_line(out, "max_usec\t100000"));
 		CHECK(has_line(out, "full_timeout_share\t0.1000"));
+		CHECK(has_line(out, "no_timeout_events\t0"));
 		CHECK(has_line(out, "stalled_ms_per_s\t16.400"));
 		CHECK(has_line(out, "reason.writeback.count\t7"));
 		CHECK(has_line(out, "reason.writeback.usec\t140000"));
@@ -737,7 +738,8 @@ TEST(test_tsv_and_text_output)
 		CHECK(has_line(out, "class write 6 (usec 136000)"));
 		CHECK(has_line(out, "task dd-1234 8 (usec 152000)"));
 		CHECK(has_line(out, "p50_usec 6000"));
-		CHECK(has_line(out, "full_timeout_share 0.1000 (1 of 10)"));
+		CHECK(has_line(out, "full_timeout_share 0.1000 (1 of 10 waits with a timeout)"));
+		CHECK(has_line(out, "no_timeout_events 0 (usec_timeout=0, a folio writeback wait: not in full_timeout_share)"));
 		CHECK(has_line(out, "stalled_ms_per_s 16.400"));
 		CHECK(has_line(out, "malformed 0"));
 	}
@@ -808,6 +810,114 @@ TEST(test_by_comm_matches_task_filter)
 	free(buf);
 	tracestat_free(&all);
 	tracestat_free(&one);
+}
+
+/*
+ * A wait without a timeout (usec_timeout=0: folio_wait_writeback() in
+ * reclaim) is not a full timeout: counted apart, left out of the share's
+ * denominator, printed, and kept in the percentiles.
+ */
+TEST(test_no_timeout_is_not_a_full_timeout)
+{
+	static struct tracestat ts;
+	static const char *const lines[] = {
+		"rl-dd-72  [000] .....  1.000000: mm_vmscan_reclaim_wait: usec_timeout=0 usec_delayed=0 memcg=3 node=0 zone=1 reason=wait_writeback class=write",
+		"rl-dd-72  [000] .....  1.100000: mm_vmscan_reclaim_wait: usec_timeout=0 usec_delayed=35 memcg=3 node=0 zone=1 reason=wait_writeback class=write",
+		"rl-dd-72  [000] .....  1.200000: mm_vmscan_reclaim_wait: usec_timeout=10000 usec_delayed=10012 memcg=3 node=0 zone=1 reason=writeback class=write",
+		"rl-dd-72  [000] .....  1.300000: mm_vmscan_reclaim_wait: usec_timeout=10000 usec_delayed=4000 memcg=3 node=0 zone=1 reason=writeback class=write",
+	};
+	char *out;
+	size_t i;
+
+	tracestat_init(&ts);
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		CHECK_EQ_INT(tracestat_feed_line(&ts, lines[i]), TRACESTAT_WAIT);
+	tracestat_finish(&ts);
+	CHECK_EQ_INT(ts.events, 4);
+	CHECK_EQ_INT(ts.no_timeout, 2);
+	CHECK_EQ_INT(ts.full_timeout, 1);
+	/* 1 of the 2 waits that had a timeout, not 3 of 4 */
+	CHECK_NEAR(ts.full_timeout_share, 0.5, 1e-12);
+	CHECK_EQ_INT(ts.pct_usec[2], 35);
+	out = capture(tracestat_print_tsv, &ts);
+	CHECK(out != NULL);
+	if (out) {
+		CHECK(has_line(out, "no_timeout_events\t2"));
+		CHECK(has_line(out, "full_timeout_share\t0.5000"));
+	}
+	free(out);
+	out = capture(print_text_file, &ts);
+	CHECK(out != NULL);
+	if (out) {
+		CHECK(has_line(out, "full_timeout_share 0.5000 (1 of 2 waits with a timeout)"));
+		CHECK(has_line(out, "no_timeout_events 2 (usec_timeout=0, a folio writeback wait: not in full_timeout_share)"));
+	}
+	free(out);
+	tracestat_free(&ts);
+
+	/* only waits without a timeout: no share to speak of, 0 */
+	tracestat_init(&ts);
+	CHECK_EQ_INT(tracestat_feed_line(&ts, lines[0]), TRACESTAT_WAIT);
+	tracestat_finish(&ts);
+	CHECK_EQ_INT(ts.full_timeout, 0);
+	CHECK_NEAR(ts.full_timeout_share, 0, 0);
+	tracestat_free(&ts);
+}
+
+/*
+ * By comm, each reason of a task's waits has rows of its own (the writer's
+ * reason=dirty waits, the series' reclaim_wait(), apart from 6.12's
+ * reason=writeback throttle); rows sorted by reason.
+ */
+TEST(test_by_comm_by_reason)
+{
+	static struct tracestat ts;
+	static const char *const lines[] = {
+		"rl-dd-72  [000] .....  1.000000: mm_vmscan_reclaim_wait: usec_timeout=100000 usec_delayed=100000 memcg=3 node=0 zone=1 reason=writeback class=write",
+		"rl-dd-72  [000] .....  1.500000: mm_vmscan_reclaim_wait: usec_timeout=100000 usec_delayed=7000 memcg=3 node=0 zone=1 reason=dirty class=write",
+		"rl-dd-72  [000] .....  2.000000: mm_vmscan_reclaim_wait: usec_timeout=100000 usec_delayed=100000 memcg=3 node=0 zone=1 reason=dirty class=write",
+		"rl-dd-72  [000] .....  2.500000: mm_vmscan_reclaim_wait: usec_timeout=100000 usec_delayed=2000 memcg=3 node=0 zone=1 reason=dirty class=write",
+		"rl-dd-72  [000] .....  2.600000: mm_vmscan_reclaim_wait: usec_timeout=0 usec_delayed=900 memcg=3 node=0 zone=1 reason=wait_writeback class=write",
+		"kswapd0-37  [000] .....  3.000000: mm_vmscan_reclaim_wait: usec_timeout=100000 usec_delayed=50000 memcg=0 node=0 zone=1 reason=congested class=kswapd",
+	};
+	char *out;
+	size_t i;
+
+	tracestat_init(&ts);
+	tracestat_by_comm(&ts);
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		CHECK_EQ_INT(tracestat_feed_line(&ts, lines[i]), TRACESTAT_WAIT);
+	tracestat_finish(&ts);
+	out = capture(tracestat_print_tsv, &ts);
+	CHECK(out != NULL);
+	if (out) {
+		/* all the writer's waits: 2 full of 4 with a timeout */
+		CHECK(has_line(out, "comm.rl-dd.events\t5"));
+		CHECK(has_line(out, "comm.rl-dd.no_timeout_events\t1"));
+		CHECK(has_line(out, "comm.rl-dd.full_timeout_share\t0.5000"));
+		/* its reason=dirty waits alone: 1 of 3, p50 7 ms */
+		CHECK(has_line(out, "comm.rl-dd.reason.dirty.events\t3"));
+		CHECK(has_line(out, "comm.rl-dd.reason.dirty.no_timeout_events\t0"));
+		CHECK(has_line(out, "comm.rl-dd.reason.dirty.p50_usec\t7000"));
+		CHECK(has_line(out, "comm.rl-dd.reason.dirty.full_timeout_share\t0.3333"));
+		/* over the whole trace's span, 2 s: 109 ms */
+		CHECK(has_line(out, "comm.rl-dd.reason.dirty.stalled_ms_per_s\t54.500"));
+		CHECK(has_line(out, "comm.rl-dd.reason.writeback.full_timeout_share\t1.0000"));
+		CHECK(has_line(out, "comm.rl-dd.reason.wait_writeback.events\t1"));
+		CHECK(has_line(out, "comm.rl-dd.reason.wait_writeback.no_timeout_events\t1"));
+		CHECK(has_line(out, "comm.rl-dd.reason.wait_writeback.full_timeout_share\t0.0000"));
+		CHECK(has_line(out, "comm.kswapd0.reason.congested.events\t1"));
+		/* a reason the task never waited for has no rows */
+		CHECK(!strstr(out, "comm.kswapd0.reason.dirty."));
+		CHECK(!strstr(out, "comm.rl-dd.reason.congested."));
+		/* by reason: dirty, wait_writeback, writeback */
+		CHECK(strstr(out, "comm.rl-dd.reason.dirty.events") <
+		      strstr(out, "comm.rl-dd.reason.wait_writeback.events"));
+		CHECK(strstr(out, "comm.rl-dd.reason.wait_writeback.events") <
+		      strstr(out, "comm.rl-dd.reason.writeback.events"));
+	}
+	free(out);
+	tracestat_free(&ts);
 }
 
 /* --series: waits per bin over the window, empty bins and late waits too. */
