@@ -35,9 +35,11 @@ confined_probe() {
 		try chmod 2755 /results/plain
 		try chown 1:1 /results/plain
 		mkdir -m 6755 /results/setid-dir
-		# allowed: a subfolder of the run folder, mounted again
-		mkdir -p /results/sub /mnt/s
-		mount -t hostfs none /mnt/s -o /sub && echo inner >/mnt/s/inner && umount /mnt/s
+		# only the root itself may be mounted again, not a subfolder
+		mkdir -p /results/sub
+		probe_mount /sub
+		mkdir -p /mnt/s
+		mount -t hostfs none /mnt/s -o / && echo inner >/mnt/s/inner && umount /mnt/s
 	"
 }
 
@@ -46,9 +48,9 @@ expect_confined() {
 	expect_match "$run/status" '^ok$' "probe run status"
 	cat "$run/guest/guest.log"
 	! grep -q '^escaped:' "$run/guest/guest.log" || fail "the guest left its run folder: $(grep '^escaped:' "$run/guest/guest.log")"
-	[ "$(grep -c '^refused:' "$run/guest/guest.log")" -ge 12 ] || fail "the probe did not run every attempt"
+	[ "$(grep -c '^refused:' "$run/guest/guest.log")" -ge 13 ] || fail "the probe did not run every attempt"
 	[ ! -e "$outside/canary" ] || fail "the guest wrote $outside/canary on the host"
-	[ "$(cat "$run/sub/inner" 2>/dev/null)" = inner ] || fail "a subfolder of the run folder could not be mounted"
+	[ "$(cat "$run/guest/inner" 2>/dev/null)" = inner ] || fail "the run folder could not be mounted again"
 	found=$(find "$run" \( -type l -o -type p -o -type b -o -type c -o -perm /6000 \) -print)
 	[ -z "$found" ] || fail "the guest left host-dangerous files: $found"
 }
@@ -63,6 +65,81 @@ t_guest_confined_to_run_folder() {
 	[ "$(id -u)" != 0 ] || { unprivileged true && chown "$UNPRIV_USER" "$TEST_TMP/unpriv-confine"; }
 	confined_probe "$TEST_TMP/unpriv-confine/run" "$outside" unprivileged
 	expect_confined "$TEST_TMP/unpriv-confine/run" "$outside"
+}
+
+# The exploit of issue 27: a symlink another local user placed in the run
+# folder ("esc -> a root-only folder"; here the kernel's wrapper places it
+# before the guest starts) is followed by the host in any mount path
+# component but the last, and in a path with a trailing slash.  Under
+# confine only the root itself mounts.  And the guest cannot open its
+# folder to other users to place such links: no file or folder of its own
+# has a group or other permission bit, whatever mode it asks for.
+t_guest_hostfs_paths_and_modes_held() {
+	local run=$TEST_TMP/confine-modes outside=$TEST_TMP/outside-private found
+	mkdir -p "$outside/sub" && chmod 0700 "$outside" && touch "$outside/rl-confine-marker"
+	echo secret >"$outside/secret" && chmod 0600 "$outside/secret"
+	cat >"$run.wrap" <<WRAP
+#!/bin/bash
+ln -s "$outside" "$run/guest/esc" || exit 1
+exec "\$@"
+WRAP
+	chmod +x "$run.wrap"
+	# shellcheck disable=SC2016 # the job's $ expand in the guest
+	guest "$run" --wrap "$run.wrap" -- '
+		probe_mount() {
+			mkdir -p /mnt/h
+			if mount -t hostfs none /mnt/h -o "$1" 2>/dev/null; then
+				echo canary >/mnt/h/canary 2>/dev/null
+				cat /mnt/h/secret 2>/dev/null
+				echo appended >>/mnt/h/secret 2>/dev/null
+				echo "escaped: mount $1 ($(ls /mnt/h | tr "\n" " "))"
+				umount /mnt/h
+			else
+				echo "refused: mount $1"
+			fi
+		}
+		[ -L /results/esc ] || echo "no planted link"
+		mkdir /results/sub
+		for p in /esc/ /esc/sub /esc/sub/ /esc /sub /sub/ /./sub /. ./sub; do
+			probe_mount "$p"
+		done
+		dmesg | grep -q "confine mounts only the hostfs= root, not /esc/" && echo "message: clear"
+		mkdir -p /mnt/r && mount -t hostfs none /mnt/r -o // && [ -e /mnt/r/sub ] &&
+			umount /mnt/r && echo "mounted: the root"
+		chmod 0777 /results && echo "chmod 0777 /results: $(stat -c %a /results)"
+		chmod 01777 /results/sub && echo "chmod 01777 /results/sub: $(stat -c %a /results/sub)"
+		echo data >/results/file && chmod 0666 /results/file &&
+			echo "chmod 0666 file: $(stat -c %a /results/file)"
+		umask 0
+		echo data >/results/created-0666
+		mkdir /results/dir-0777
+		mkdir -m 0777 /results/dir-m0777
+		! chmod 4777 /results/file 2>/dev/null || echo "escaped: chmod 4777"
+	' >/dev/null 2>&1 || true
+	cat "$run/guest/guest.log"
+	expect_match "$run/status" '^ok$' "hostfs paths and modes run status"
+	expect_match "$run/guest/guest.log" '^message: clear$' "the refusal's message"
+	expect_match "$run/guest/guest.log" '^mounted: the root$' "a mount of the root"
+	! grep -q '^escaped:\|^no planted link' "$run/guest/guest.log" ||
+		fail "confinement broken: $(grep '^escaped:\|^no planted link' "$run/guest/guest.log")"
+	[ "$(grep -c '^refused: mount' "$run/guest/guest.log")" = 9 ] || fail "not every mount was refused"
+	[ ! -e "$outside/canary" ] || fail "the guest wrote $outside/canary on the host"
+	[ "$(cat "$outside/secret")" = secret ] || fail "the guest wrote to $outside/secret"
+	expect_match "$run/guest/guest.log" '^chmod 0777 /results: 700$' "mode of /results in the guest"
+	expect_match "$run/guest/guest.log" '^chmod 0666 file: 600$' "mode of a file in the guest"
+	[ "$(stat -c %a "$run/guest")" = 700 ] || fail "the guest made its folder mode $(stat -c %a "$run/guest")"
+	for f in sub file created-0666 dir-0777 dir-m0777; do
+		[ -e "$run/guest/$f" ] || fail "the guest did not create $f"
+	done
+	# (job.* are the host's, written before the guest starts)
+	found=$(find "$run/guest" -perm /0077 ! -type l ! -name 'job.*' -printf '%m %p\n')
+	[ -z "$found" ] || fail "the guest's files have group or other bits: $found"
+	# a second local user cannot place anything in the folder
+	if [ "$(id -u)" = 0 ]; then
+		chmod 0755 "$run"
+		! unprivileged ln -s / "$run/guest/planted" 2>/dev/null || fail "another user placed a link in the run folder"
+		! unprivileged ln -s / "$run/guest/sub/planted" 2>/dev/null || fail "another user placed a link in the guest's folder"
+	fi
 }
 
 # init refuses to mount hostfs when the host did not confine it: a wrapper
