@@ -79,6 +79,11 @@ int guest_open(const char *path, size_t max, size_t *size, char *err,
 		errno = EFBIG;
 		return -1;
 	}
+	/*
+	 * A regular file: blocking reads cannot hang on it, and a tracefs
+	 * file such as trace_pipe (regular, size 0) wants them.
+	 */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	if (size)
 		*size = (size_t)st.st_size;
 	return fd;

@@ -11,6 +11,7 @@
  */
 #include "cli.h"
 #include "tracestat.h"
+#include "guest-read.h"
 
 #include <errno.h>
 #include <math.h>
@@ -225,14 +226,16 @@ static FILE *open_output(const char *opt, const char *path)
 
 static FILE *open_input(const char *path)
 {
+	char err[1024];
 	FILE *f;
 
 	if (!strcmp(path, "-"))
 		return stdin;
-	f = fopen(path, "r");
+	/* a run's trace.txt is the guest's: read as one (guest-read.h) */
+	f = guest_fopen(path, GUEST_MAX_TRACE, err, sizeof(err));
 	if (!f)
-		die_usage("cannot open '%s': %s (valid: a readable ftrace text file, or - for stdin)",
-			  path, strerror(errno));
+		die_usage("cannot open %s (valid: a readable ftrace text file of at most %lu bytes, or - for stdin)",
+			  err, GUEST_MAX_TRACE);
 	return f;
 }
 
@@ -303,8 +306,14 @@ int main(int argc, char **argv)
 		tracestat_set_duration(&ts, o.duration);
 	if (o.by_comm)
 		tracestat_by_comm(&ts);
-	if (o.series)
-		tracestat_series(&ts, o.t0, o.t1, o.bin > 0 ? o.bin : 0.1);
+	if (o.series) {
+		rc = tracestat_series(&ts, o.t0, o.t1, o.bin > 0 ? o.bin : 0.1);
+		if (rc < 0)
+			die_usage("bad --window/--bin for --series (valid: 0 <= T0 <= T1, a bin of at least 0.01 s)");
+		if (rc > 0)
+			fprintf(stderr, PROG ": the series is cut to its first %g seconds\n",
+				TRACESTAT_SERIES_MAX_S);
+	}
 	hist = open_output("--hist", o.hist);
 	cdf = open_output("--cdf", o.cdf);
 	series = open_output("--series", o.series);
