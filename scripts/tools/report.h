@@ -45,6 +45,9 @@ char *rep_conf_value(const char *text, const char *key);
 /* A compare.sh error line without "reclaimlab: " and a trailing "; .../path". */
 void rep_err_line(char *line);
 
+/* Writes a guest-written string into report.md as plain text: see report.c. */
+void rep_md_text(FILE *f, const char *s);
+
 /* Whether a guest-written name may go into a gnuplot script: [A-Za-z0-9._-]. */
 int rep_safe_name(const char *name);
 
