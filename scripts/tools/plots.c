@@ -167,14 +167,17 @@ static int render(const struct rep *r, const char *name, int w, int h, FILE *not
 
 	if (!r->o->png_term)
 		return -1;
-	snprintf(term, sizeof(term), "svg size %d,%d dynamic noenhanced font 'Sans,11' background rgb 'white'", w, h);
-	ok = !gnuplot(r, name, term, "svg", notes);
-	snprintf(term, sizeof(term), "%s size %d,%d noenhanced font 'Sans,10'", r->o->png_term, w, h);
-	ok = ok && !gnuplot(r, name, term, "png", notes);
 	svg = rep_xmalloc(strlen(r->out_dir) + strlen(name) + 16);
 	png = rep_xmalloc(strlen(r->out_dir) + strlen(name) + 16);
 	sprintf(svg, "%s/plots/%s.svg", r->out_dir, name);
 	sprintf(png, "%s/plots/%s.png", r->out_dir, name);
+	/* gnuplot's set output follows a link: what was there goes first */
+	unlink(svg);
+	unlink(png);
+	snprintf(term, sizeof(term), "svg size %d,%d dynamic noenhanced font 'Sans,11' background rgb 'white'", w, h);
+	ok = !gnuplot(r, name, term, "svg", notes);
+	snprintf(term, sizeof(term), "%s size %d,%d noenhanced font 'Sans,10'", r->o->png_term, w, h);
+	ok = ok && !gnuplot(r, name, term, "png", notes);
 	ok = ok && file_nonempty(svg) && file_nonempty(png);
 	if (!ok) {
 		unlink(svg);
