@@ -224,4 +224,10 @@ t_collect_reads_guest_files_as_data() {
 	expect_match "$run/status" '^failed$' "the status"
 	expect_match "$run/status" '^exit_status=125$' "the status"
 	expect_match "$run/status" '^simulated_seconds=unknown$' "the status"
+	# rl-guest-read itself: the bytes of a good file, a cap that holds
+	printf '12345' >"$g/five"
+	[ "$("$RL_HOST_TOOLS/rl-guest-read" --max 5 "$g/five")" = 12345 ] || fail "rl-guest-read: not the file's bytes"
+	! "$RL_HOST_TOOLS/rl-guest-read" --max 4 "$g/five" 2>"$TEST_TMP/gr.err" || fail "a file over --max was read"
+	expect_match "$TEST_TMP/gr.err" 'five: refused: 5 bytes, more than the 4 '
+	! "$RL_HOST_TOOLS/rl-guest-read" "$g/absent" 2>/dev/null || fail "an absent file was read"
 }

@@ -280,5 +280,5 @@ t_report_gnuplot_strings_are_data() {
 	"$RL_TOP/scripts/report.sh" "$m" 2>"$TEST_TMP/rep.err" || fail "report.sh failed: $(tail -3 "$TEST_TMP/rep.err")"
 	! find "$m" "$TEST_TMP" -name PWNED | grep . || fail "gnuplot ran the command in a mode's name"
 	[ -s "$m/plots/fs-completion.patched'; system \"touch PWNED\"; print '.cdf.svg" ] ||
-		fail "no CDF plot for the mode: $(ls "$m/plots" | head -5)"
+		fail "no CDF plot for the mode: $(find "$m/plots" -name "*.cdf.svg" | head -5)"
 }
