@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "guest-read.h"
 #include "json.h"
@@ -246,10 +247,13 @@ static int trace_rows(struct rows *r, const char *derived, char *err,
 			"completions-series.tsv",
 		};
 
-		if ((k == 2 && !ts.want_series) ||
-		    (k == 3 && !(ts.want_series && ts.completions.events)))
-			continue;
 		snprintf(path, dn, "%s/%s", derived, names[k]);
+		/* none this time: one of an earlier summary is not this run's */
+		if ((k == 2 && !ts.want_series) ||
+		    (k == 3 && !(ts.want_series && ts.completions.events))) {
+			unlink(path);
+			continue;
+		}
 		f = cli_create(path, err, errlen);
 		if (!f) {
 			rc = -1;
