@@ -14,6 +14,15 @@ out=$1 wall=$2 status=$3
 [ "$status" != ended ] || status=""
 run_id=$(conf_value "$out/run.conf" run)
 mkdir -p "$out/$RL_DERIVED"
+[ -x "$RL_HOST_TOOLS/rl-guest-read" ] || build_host_tools
+
+# guest_file NAME: the guest's RUN/guest/NAME, read by rl-guest-read as the
+# host tools read a guest's file: a regular file of at most 64 KiB, no link
+# followed, no fifo waited on.  Fails (saying why on stderr) if it is
+# absent or refused.
+guest_file() {
+	"$RL_HOST_TOOLS/rl-guest-read" "$out/$RL_GUEST/$1"
+}
 
 # splats: "KIND: TITLE" a line; splats.txt: each whole report
 "$RL_SPLATS" --excerpts "$out/$RL_DERIVED/splats.txt" "$out/console.log" >"$out/$RL_DERIVED/splats" 2>"$out/$RL_DERIVED/splats.err" ||
@@ -25,8 +34,9 @@ oom_kills=$(grep -c 'Killed process [0-9]' "$out/console.log" 2>/dev/null || tru
 rc=0
 if [ "$status" = hung ]; then
 	rc=124
-elif [ -f "$out/$RL_GUEST/exit-status" ]; then
-	rc=$(cat "$out/$RL_GUEST/exit-status")
+elif [ -e "$out/$RL_GUEST/exit-status" ] || [ -L "$out/$RL_GUEST/exit-status" ]; then
+	# refused (a link, a fifo, too large): no status the guest reported
+	rc=$(guest_file exit-status) || rc=125
 	{ [[ "$rc" =~ ^[0-9]{1,3}$ ]] && [ "$rc" -le 255 ]; } || rc=125
 	if grep -q 'ubd: bad ubd.model=' "$out/console.log"; then
 		# a disk without its model would run at host speed
@@ -55,18 +65,20 @@ if ! {
 	echo "run=$run_id"
 	echo "exit_status=$rc"
 	echo "wall_seconds=$wall"
-	echo "simulated_seconds=$(cat "$out/$RL_GUEST/guest-uptime" 2>/dev/null || echo unknown)"
+	# one number: a guest's newline must not add keys to the status file
+	uptime=$(guest_file guest-uptime | head -1 | tr -cd '0-9.' | cut -c1-20)
+	echo "simulated_seconds=${uptime:-unknown}"
 	echo "clock=$(conf_value "$out/run.conf" clock)"
 	# host timer ticks that moved a stalled cpu clock (patch 0011): a run
 	# with any is not a function of its inputs alone
 	[ "$(conf_value "$out/run.conf" clock)" != cpu ] ||
-		echo "clock_stalled_ticks=$(sed -n 's/^stalled_ticks \([0-9]\{1,18\}\)$/\1/p' "$out/$RL_GUEST/time-travel-cpu" 2>/dev/null | grep . || echo unknown)"
+		echo "clock_stalled_ticks=$(guest_file time-travel-cpu | sed -n 's/^stalled_ticks \([0-9]\{1,18\}\)$/\1/p' | head -1 | grep . || echo unknown)"
 	echo "splats=$(wc -l <"$out/$RL_DERIVED/splats")"
 	echo "splat_kinds=$(cut -d: -f1 "$out/$RL_DERIVED/splats" | sort | uniq -c | awk '{ printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $1 }')"
 	echo "oom_kills=${oom_kills:-0}"
 	# the guest's own words, read as data: first line, printable, bounded
-	[ ! -s "$out/$RL_GUEST/failure-reason" ] ||
-		echo "reason=$(head -1 "$out/$RL_GUEST/failure-reason" | tr -cd 'A-Za-z0-9 ._:=/,()+-' | cut -c1-200)"
+	reason=$(guest_file failure-reason | head -1 | tr -cd 'A-Za-z0-9 ._:=/,()+-' | cut -c1-200)
+	[ -z "$reason" ] || echo "reason=$reason"
 	[ "$disk_full" = 0 ] || echo "host_disk_full=1"
 } >"$out/status.tmp" 2>/dev/null || ! mv "$out/status.tmp" "$out/status"; then
 	rm -f "$out/status.tmp"

@@ -267,3 +267,44 @@ t_presets_checked_and_recorded() {
 	expect_match "$run/run.conf" '^params=MEMCG_LIMIT=100M WRITE_SIZE=8M BS=1k MEMCG_VERSION=v1$'
 	expect_match "$run/guest/params" '^BS=1k$' "the guest's params"
 }
+
+# collect-run.sh reads what the guest left as data, through rl-guest-read:
+# a fifo is not waited on, a link not followed, a newline in a one-number
+# file adds no key to the status file.  No guest boots: the run folder is
+# made here as a guest could have left it.
+t_collect_reads_guest_files_as_data() {
+	local run=$TEST_TMP/collect g
+	build_host_tools
+	rm -rf "$run" && mkdir -p "$run/$RL_GUEST"
+	g=$run/$RL_GUEST
+	printf 'run=c1\nclock=cpu\ntimeout=60\n' >"$run/run.conf"
+	: >"$run/console.log"
+	echo 0 >"$g/exit-status"
+	printf '3.25\nexit_status=0\nsplats=0\n' >"$g/guest-uptime"
+	printf 'stalled_ticks 4\n' >"$g/time-travel-cpu"
+	mkfifo "$g/failure-reason"
+	timeout 60 "$RL_TOP/scripts/collect-run.sh" "$run" 1.5 ended ||
+		fail "collect-run.sh failed or hung: exit $?"
+	expect_match "$run/status" '^ok$' "the status"
+	expect_match "$run/status" '^simulated_seconds=3\.25$' "the status"
+	expect_match "$run/status" '^clock_stalled_ticks=4$' "the status"
+	[ "$(grep -c '^exit_status=' "$run/status")" = 1 ] || fail "a guest's line became a key: $(cat "$run/status")"
+	! grep -q '^reason=' "$run/status" || fail "a fifo gave a reason"
+	# a link to a host file for each: not read, the run did not report
+	rm -f "$g/exit-status" "$g/guest-uptime" "$g/failure-reason"
+	echo 0 >"$TEST_TMP/host-file"
+	ln -s "$TEST_TMP/host-file" "$g/exit-status"
+	ln -s "$TEST_TMP/host-file" "$g/guest-uptime"
+	timeout 60 "$RL_TOP/scripts/collect-run.sh" "$run" 1.5 ended 2>"$TEST_TMP/collect.err" &&
+		fail "an exit status behind a link was taken"
+	expect_match "$TEST_TMP/collect.err" 'exit-status: refused: it is a symbolic link'
+	expect_match "$run/status" '^failed$' "the status"
+	expect_match "$run/status" '^exit_status=125$' "the status"
+	expect_match "$run/status" '^simulated_seconds=unknown$' "the status"
+	# rl-guest-read itself: the bytes of a good file, a cap that holds
+	printf '12345' >"$g/five"
+	[ "$("$RL_HOST_TOOLS/rl-guest-read" --max 5 "$g/five")" = 12345 ] || fail "rl-guest-read: not the file's bytes"
+	! "$RL_HOST_TOOLS/rl-guest-read" --max 4 "$g/five" 2>"$TEST_TMP/gr.err" || fail "a file over --max was read"
+	expect_match "$TEST_TMP/gr.err" 'five: refused: 5 bytes, more than the 4 '
+	! "$RL_HOST_TOOLS/rl-guest-read" "$g/absent" 2>/dev/null || fail "an absent file was read"
+}

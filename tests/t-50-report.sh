@@ -259,3 +259,47 @@ t_report_html_renders() {
 	[ "$nsvg" = "$(find "$m/plots" -name '*.svg' | wc -l)" ] || fail "$nsvg figures inline, expected one per SVG plot"
 	echo "rendered: $(stat -c %s "$TEST_TMP/report.png") bytes of PNG, $nsvg figures inline"
 }
+
+# What a guest left instead of its files is not read, and the report says
+# so: a fifo for knobs (a plain open would wait forever), a link to a host
+# file for a progress file, a sparse giant for params, a fifo for the trace
+# rl-summarize reads (its summary then has input.refused trace.txt).
+t_report_guest_files_refused() {
+	local m run r
+	m=$(report_copy refused)
+	run=$m/runs/fs-completion.ext4.patched.r1
+	rm -f "$run/$RL_GUEST/knobs" "$run/$RL_GUEST/writer1.progress" "$run/$RL_GUEST/trace.txt"
+	mkfifo "$run/$RL_GUEST/knobs" "$run/$RL_GUEST/trace.txt"
+	ln -s /etc/passwd "$run/$RL_GUEST/writer1.progress"
+	truncate -s 1T "$run/$RL_GUEST/params"
+	timeout 60 "$RL_HOST_TOOLS/rl-summarize" "$run" 2>"$TEST_TMP/sum.err" ||
+		fail "rl-summarize failed or hung: $(cat "$TEST_TMP/sum.err")"
+	expect_match "$TEST_TMP/sum.err" 'guest/trace.txt: refused: it is a fifo'
+	expect_match "$run/derived/summary.tsv" $'\tinput\\.refused\ttrace\\.txt$'
+	expect_match "$run/derived/summary.tsv" $'\tinput\\.refused\tknobs$'
+	timeout 120 "$RL_TOP/scripts/report.sh" "$m" 2>"$TEST_TMP/rep.err" ||
+		fail "report.sh failed or hung: $(tail -3 "$TEST_TMP/rep.err")"
+	r=$m/report.md
+	expect_line "$r" "## Guest files refused"
+	expect_line "$r" "- fs-completion.ext4.patched.r1/guest/knobs: refused: it is a fifo"
+	expect_line "$r" "- fs-completion.ext4.patched.r1/guest/writer1.progress: refused: it is a symbolic link"
+	expect_match "$r" '^- fs-completion\.ext4\.patched\.r1/guest/params: refused: 1099511627776 bytes, more than the 65536 '
+	expect_match "$r" '^- fs-completion\.ext4\.patched\.r1/guest/trace\.txt: refused when summarized'
+	expect_no "$r" "root:"
+	grep -q 'Guest files refused' "$m/report.html" || fail "report.html lacks the refused files"
+}
+
+# A run's names are data in the plots' gnuplot scripts too: a mode whose
+# name closes the quote of a title and calls system() runs nothing, and
+# its plots are drawn.
+t_report_gnuplot_strings_are_data() {
+	local m d
+	m=$(report_copy gnuplot)
+	for d in "$m"/runs/*.patched.*; do
+		sed -i "s/^mode=.*/mode=patched'; system \"touch PWNED\"; print '/" "$d/run.conf"
+	done
+	"$RL_TOP/scripts/report.sh" "$m" 2>"$TEST_TMP/rep.err" || fail "report.sh failed: $(tail -3 "$TEST_TMP/rep.err")"
+	! find "$m" "$TEST_TMP" -name PWNED | grep . || fail "gnuplot ran the command in a mode's name"
+	[ -s "$m/plots/fs-completion.patched'; system \"touch PWNED\"; print '.cdf.svg" ] ||
+		fail "no CDF plot for the mode: $(find "$m/plots" -name "*.cdf.svg" | head -5)"
+}

@@ -414,7 +414,9 @@ static void sort_rows(struct agg_set *s, int count_duplicates)
 {
 	size_t i, out = 0;
 
-	qsort(s->rows, s->nrows, sizeof(*s->rows), cmp_row_run_metric);
+	/* qsort() wants a non-NULL base even for 0 elements: a set of none */
+	if (s->nrows)
+		qsort(s->rows, s->nrows, sizeof(*s->rows), cmp_row_run_metric);
 	for (i = 0; i < s->nrows; i++) {
 		if (out && s->rows[out - 1].run == s->rows[i].run &&
 		    s->rows[out - 1].metric == s->rows[i].metric) {

@@ -2,9 +2,14 @@
 /* Bad usage of a host tool, and errors of their libraries; see cli.h. */
 #include "cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void cli_die_usage(const char *prog, const char *fmt, ...)
 {
@@ -28,4 +33,38 @@ int cli_fail(char *err, size_t errlen, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -1;
+}
+
+FILE *cli_create(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	if (!lstat(path, &st)) {
+		if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+			cli_fail(err, errlen, "cannot write %s: refusing to replace %s",
+				 path, S_ISLNK(st.st_mode) ? "a symbolic link" :
+				 S_ISREG(st.st_mode) ? "a file owned by someone else" :
+				 "something that is not a regular file");
+			return NULL;
+		}
+		if (unlink(path) && errno != ENOENT) {
+			cli_fail(err, errlen, "cannot replace %s: %s", path, strerror(errno));
+			return NULL;
+		}
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		cli_fail(err, errlen, "cannot create %s: %s", path,
+			 errno == EEXIST ? "something was put there while it was replaced" :
+			 strerror(errno));
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		cli_fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
 }

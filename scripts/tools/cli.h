@@ -8,6 +8,7 @@
 #define RECLAIMLAB_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 void cli_die_usage(const char *prog, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
@@ -18,5 +19,14 @@ void cli_die_usage(const char *prog, const char *fmt, ...)
  */
 int cli_fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Creates path for writing, as a new file: O_CREAT|O_EXCL|O_NOFOLLOW, so
+ * a symlink planted at path is never written through.  A file already
+ * there is removed first only if it is a regular file of ours (a stale
+ * output or .tmp); anything else fails with a message naming it.  NULL
+ * and the message in err on failure.
+ */
+FILE *cli_create(const char *path, char *err, size_t errlen);
 
 #endif

@@ -74,12 +74,13 @@ void completion_init(struct completion_stats *c)
 
 int completion_series(struct completion_stats *c, double start, double end)
 {
-	if (end < start)
+	if (!isfinite(start) || !isfinite(end) || start < 0 || end < start)
 		return -1;
 	c->want_series = 1;
 	c->series_start = start;
-	c->series_end = end;
-	return 0;
+	c->series_cut = end - start > COMPLETION_SERIES_MAX_S;
+	c->series_end = c->series_cut ? start + COMPLETION_SERIES_MAX_S : end;
+	return c->series_cut;
 }
 
 static int push(long **v, size_t *n, size_t *cap, long x)
@@ -136,7 +137,9 @@ static int count_in_bin(struct completion_stats *c, double ts, long folios)
 	double at = (ts - c->series_start) / COMPLETION_SERIES_BIN_S;
 	size_t b;
 
-	if (at < 0 || ts > c->series_end)
+	/* also what no window holds: the conversion below must be in range */
+	if (!(at >= 0) || !(ts <= c->series_end) ||
+	    at >= COMPLETION_SERIES_MAX_S / COMPLETION_SERIES_BIN_S + 1)
 		return 0;
 	b = (size_t)at;
 	if (b >= c->nbins) {
@@ -230,7 +233,12 @@ void completion_print(FILE *f, int tsv, const struct completion_stats *c)
 void completion_print_series(FILE *f, const struct completion_stats *c)
 {
 	double span = (c->series_end - c->series_start) / COMPLETION_SERIES_BIN_S;
-	size_t b, n = span > 0 ? (size_t)ceil(span - 1e-9) : 0;
+	size_t b, n = 0;
+
+	if (span > COMPLETION_SERIES_MAX_S / COMPLETION_SERIES_BIN_S)
+		span = COMPLETION_SERIES_MAX_S / COMPLETION_SERIES_BIN_S;
+	if (span > 0)
+		n = (size_t)ceil(span - 1e-9);
 
 	fprintf(f, "start_s\tfolios\n");
 	for (b = 0; b < n; b++)

@@ -23,6 +23,13 @@
 #define COMPLETION_MAX_UNITS	8
 /* folios ended per bin of the series: 10 ms, the resolution */
 #define COMPLETION_SERIES_BIN_S	0.01
+/*
+ * The longest series kept, in seconds of trace time: two hours, many
+ * times the longest run (timeouts are 300-600 s).  The window comes from
+ * a guest's file and the timestamps from its trace, so without a bound a
+ * guest's "0 1000000" would make a series of 10^8 bins.
+ */
+#define COMPLETION_SERIES_MAX_S	7200.0
 
 struct completion_event {
 	char bdi[COMPLETION_WORD_MAX + 1];
@@ -56,6 +63,7 @@ struct completion_stats {
 	/* optional series of folios ended per COMPLETION_SERIES_BIN_S */
 	int want_series;
 	double series_start, series_end;
+	int series_cut;			/* the window was cut to the max */
 	unsigned long long *series;
 	size_t nbins;
 
@@ -67,7 +75,11 @@ struct completion_stats {
 };
 
 void completion_init(struct completion_stats *c);
-/* Also bin folios ended from start to end (trace seconds); -1 if end < start. */
+/*
+ * Also bin folios ended from start to end (trace seconds): 0, 1 if the
+ * window was longer than COMPLETION_SERIES_MAX_S and is cut to it, -1 if
+ * end < start or either is negative or not finite.
+ */
 int completion_series(struct completion_stats *c, double start, double end);
 /* Parses an event's fields ("bdi 98:0: ino=12 unit=bio ..."); -1 if bad. */
 int completion_parse(const char *fields, struct completion_event *ev);

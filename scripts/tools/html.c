@@ -26,13 +26,23 @@ static void escape(FILE *f, const char *s, size_t n)
 	}
 }
 
+/*
+ * Whether href may be a link: the report links its own files (plots/...),
+ * so a scheme (javascript:, data:, http:) or a protocol-relative //host
+ * is text that merely looks like a link, from a value a guest chose.
+ */
+static int local_href(const char *href, size_t n)
+{
+	return !memchr(href, ':', n) && !(n >= 2 && href[0] == '/' && href[1] == '/');
+}
+
 /* inline markup of one line: **bold**, `code`, [text](href) */
 static void inline_md(FILE *f, const char *s, size_t n, struct strv *svgs)
 {
 	size_t i = 0;
 
 	while (i < n) {
-		const char *end;
+		const char *end, *close;
 
 		if (s[i] == '`' && (end = memchr(s + i + 1, '`', n - i - 1))) {
 			fputs("<code>", f);
@@ -47,8 +57,9 @@ static void inline_md(FILE *f, const char *s, size_t n, struct strv *svgs)
 			i = (size_t)(end - s) + 2;
 		} else if (s[i] == '[' && (end = memchr(s + i, ']', n - i)) &&
 			   (size_t)(end - s) + 1 < n && end[1] == '(' &&
-			   memchr(end, ')', n - (size_t)(end - s))) {
-			const char *href = end + 2, *close = memchr(href, ')', n - (size_t)(href - s));
+			   (close = memchr(end, ')', n - (size_t)(end - s))) &&
+			   local_href(end + 2, (size_t)(close - end - 2))) {
+			const char *href = end + 2;
 			size_t hl = (size_t)(close - href);
 
 			fputs("<a href=\"", f);

@@ -4,30 +4,87 @@
  * reclaim wait durations, writer throughput over time and waits per
  * second.  Each plot is a gnuplot script NAME.gp and its data files in the
  * plots folder, drawn by gnuplot into NAME.svg and NAME.png; a reader can
- * change a script and draw it again.  Names that came from a guest reach a
- * script only when rep_safe_name() allows them.
+ * change a script and draw it again.  Every string in a script (titles,
+ * file names) is a gnuplot string literal made by rep_gp_quote(): a run's
+ * names and values are data, never gnuplot commands.
  */
 #include "report-model.h"
+#include "cli.h"
+#include "guest-read.h"
+#include "tracestat.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+char *rep_gp_quote(char *buf, size_t size, const char *s)
+{
+	size_t n = 0, k;
+
+	if (size < 3) {
+		if (size)
+			buf[0] = '\0';
+		return buf;
+	}
+	buf[n++] = '\'';
+	/* room kept for the closing quote and the NUL */
+	for (k = 0; s[k] && k < REP_GP_STRING_MAX && n + 3 <= size; k++) {
+		unsigned char c = (unsigned char)s[k];
+
+		if (c == '\'') {
+			if (n + 4 > size)
+				break;
+			buf[n++] = '\'';
+			buf[n++] = '\'';
+		} else {
+			/* a newline ends a command; ` is command substitution */
+			buf[n++] = c < 0x20 || c >= 0x7f || c == '`' ? '?' : (char)c;
+		}
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The text of fmt as one gnuplot string literal, written to f. */
+static void gp_str(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void gp_str(FILE *f, const char *fmt, ...)
+{
+	char text[REP_GP_STRING_MAX + 1], quoted[REP_GP_QUOTED_SIZE];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	fputs(rep_gp_quote(quoted, sizeof(quoted), text), f);
+}
+
+/* Whether a name can be part of a file name in plots/: no '/' */
+static int file_name_ok(const char *name)
+{
+	return *name && !strchr(name, '/');
+}
+
 static FILE *open_in(const struct rep *r, const char *name, char **path)
 {
 	size_t n = strlen(r->out_dir) + strlen(name) + 16;
+	char err[1024];
 	FILE *f;
 
 	*path = rep_xmalloc(n);
 	snprintf(*path, n, "%s/plots/%s", r->out_dir, name);
-	f = fopen(*path, "w");
+	/* a new file: a link planted in plots/ is not written through */
+	f = cli_create(*path, err, sizeof(err));
 	if (!f) {
-		fprintf(stderr, "rl-report: cannot write %s\n", *path);
+		fprintf(stderr, "rl-report: %s\n", err);
 		exit(1);
 	}
 	return f;
@@ -84,7 +141,11 @@ static int gnuplot(const struct rep *r, const char *name, const char *terminal,
 	}
 	p = popen("gnuplot 2>>gnuplot.err", "w");
 	if (p) {
-		fprintf(p, "set terminal %s\nset output '%s.%s'\nload '%s.gp'\n", terminal, name, ext, name);
+		fprintf(p, "set terminal %s\nset output ", terminal);
+		gp_str(p, "%s.%s", name, ext);
+		fprintf(p, "\nload ");
+		gp_str(p, "%s.gp", name);
+		fprintf(p, "\n");
 		rc = pclose(p);
 	} else {
 		rc = -1;
@@ -106,14 +167,17 @@ static int render(const struct rep *r, const char *name, int w, int h, FILE *not
 
 	if (!r->o->png_term)
 		return -1;
-	snprintf(term, sizeof(term), "svg size %d,%d dynamic noenhanced font 'Sans,11' background rgb 'white'", w, h);
-	ok = !gnuplot(r, name, term, "svg", notes);
-	snprintf(term, sizeof(term), "%s size %d,%d noenhanced font 'Sans,10'", r->o->png_term, w, h);
-	ok = ok && !gnuplot(r, name, term, "png", notes);
 	svg = rep_xmalloc(strlen(r->out_dir) + strlen(name) + 16);
 	png = rep_xmalloc(strlen(r->out_dir) + strlen(name) + 16);
 	sprintf(svg, "%s/plots/%s.svg", r->out_dir, name);
 	sprintf(png, "%s/plots/%s.png", r->out_dir, name);
+	/* gnuplot's set output follows a link: what was there goes first */
+	unlink(svg);
+	unlink(png);
+	snprintf(term, sizeof(term), "svg size %d,%d dynamic noenhanced font 'Sans,11' background rgb 'white'", w, h);
+	ok = !gnuplot(r, name, term, "svg", notes);
+	snprintf(term, sizeof(term), "%s size %d,%d noenhanced font 'Sans,10'", r->o->png_term, w, h);
+	ok = ok && !gnuplot(r, name, term, "png", notes);
 	ok = ok && file_nonempty(svg) && file_nonempty(png);
 	if (!ok) {
 		unlink(svg);
@@ -198,13 +262,18 @@ static int plot_hist(struct rep *r, struct rep_scn *s, const char *m, FILE *note
 	free(path);
 	snprintf(file, sizeof(file), "%s.gp", name);
 	f = open_in(r, file, &path);
-	fprintf(f, "set title '%s, %s: reclaim wait durations (usec_delayed), share of waits per bucket'\n", s->name, m);
+	fprintf(f, "set title ");
+	gp_str(f, "%s, %s: reclaim wait durations (usec_delayed), share of waits per bucket", s->name, m);
+	fprintf(f, "\n");
 	fprintf(f, "set xlabel 'wait duration, ms'\nset ylabel 'share of waits'\nset yrange [0:*]\n");
 	fprintf(f, "set datafile separator tab\nset style data histograms\nset style histogram clustered gap 1\n");
 	fprintf(f, "set style fill solid 0.8 border -1\nset key top left\nset grid ytics\nplot ");
-	for (i = 0; i < cols; i++)
-		fprintf(f, "%s'%s.dat' using %zu:xtic(1) title columnheader(%zu) lc %zu", i ? ", " : "",
-			name, i + 2, i + 2, fs_color(r, r->fs.v[colfs[i]]));
+	for (i = 0; i < cols; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		gp_str(f, "%s.dat", name);
+		fprintf(f, " using %zu:xtic(1) title columnheader(%zu) lc %zu",
+			i + 2, i + 2, fs_color(r, r->fs.v[colfs[i]]));
+	}
 	fprintf(f, "\n");
 	fclose(f);
 	free(path);
@@ -293,8 +362,10 @@ static int plot_cdf(struct rep *r, struct rep_scn *s, const char *m, FILE *notes
 		}
 		fclose(f);
 		free(path);
-		fprintf(pl, "%s'%s' using 1:2 with steps lw 2 lc %zu title '%s (%.0f waits)'", nplots++ ? ", " : "",
-			file, fs_color(r, r->fs.v[i]), r->fs.v[i], total);
+		fprintf(pl, "%s", nplots++ ? ", " : "");
+		gp_str(pl, "%s", file);
+		fprintf(pl, " using 1:2 with steps lw 2 lc %zu title ", fs_color(r, r->fs.v[i]));
+		gp_str(pl, "%s (%.0f waits)", r->fs.v[i], total);
 		free(v);
 	}
 	fclose(pl);
@@ -304,7 +375,9 @@ static int plot_cdf(struct rep *r, struct rep_scn *s, const char *m, FILE *notes
 	}
 	snprintf(file, sizeof(file), "%s.gp", name);
 	f = open_in(r, file, &path);
-	fprintf(f, "set title '%s, %s: CDF of reclaim wait durations (usec_delayed), all ok runs'\n", s->name, m);
+	fprintf(f, "set title ");
+	gp_str(f, "%s, %s: CDF of reclaim wait durations (usec_delayed), all ok runs", s->name, m);
+	fprintf(f, "\n");
 	fprintf(f, "set xlabel 'wait duration, ms'\nset ylabel 'share of waits at most this long'\n");
 	fprintf(f, "set yrange [0:1.02]\nset xrange [0:*]\nset key bottom right\nset grid\nplot %s\n", plots);
 	fclose(f);
@@ -323,11 +396,15 @@ static void writers(const struct rep *r, const struct rep_scn *s, const char *fs
 
 	for (j = 0; j < r->nruns; j++) {
 		struct dirent **list;
+		char *dir;
 		int n, k;
 
 		if (!ok_run(&r->runs[j], s->name, fs, m))
 			continue;
-		n = scandir(r->runs[j].dir, &list, NULL, alphasort);
+		dir = rep_xmalloc(strlen(r->runs[j].dir) + sizeof(RL_GUEST_DIR) + 1);
+		sprintf(dir, "%s/" RL_GUEST_DIR, r->runs[j].dir);
+		n = scandir(dir, &list, NULL, alphasort);
+		free(dir);
 		for (k = 0; k < n; k++) {
 			size_t len = strlen(list[k]->d_name);
 
@@ -369,7 +446,7 @@ static int plot_throughput(struct rep *r, struct rep_scn *s, const char *m, FILE
 				if (!ok_run(run, s->name, r->fs.v[i], m))
 					continue;
 				snprintf(pname, sizeof(pname), "%s.progress", ws.v[w]);
-				text = rep_run_file(run, pname);
+				text = rep_guest_file(run, pname, GUEST_MAX_TOOL_OUT);
 				if (!text || !*text) {
 					free(text);
 					continue;
@@ -393,15 +470,20 @@ static int plot_throughput(struct rep *r, struct rep_scn *s, const char *m, FILE
 				free(text);
 				if (!any)
 					continue;
-				fprintf(lf, "%s'%s' using 1:2 with steps lw 2 lc %zu dt %ld title '%s r%ld'",
-					nplots++ ? ", " : "", file, w + 1, run->repeat, ws.v[w], run->repeat);
+				fprintf(lf, "%s", nplots++ ? ", " : "");
+				gp_str(lf, "%s", file);
+				fprintf(lf, " using 1:2 with steps lw 2 lc %zu dt %ld title ", w + 1,
+					run->repeat);
+				gp_str(lf, "%s r%ld", ws.v[w], run->repeat);
 			}
 		}
 		strv_free(&ws);
 		fclose(lf);
 		if (nplots) {
 			nfs++;
-			fprintf(pf, "set title '%s'\nplot %s\n", r->fs.v[i], plots);
+			fprintf(pf, "set title ");
+			gp_str(pf, "%s", r->fs.v[i]);
+			fprintf(pf, "\nplot %s\n", plots);
 		}
 		free(plots);
 	}
@@ -414,8 +496,9 @@ static int plot_throughput(struct rep *r, struct rep_scn *s, const char *m, FILE
 	cols = nfs > 1 ? 2 : 1;
 	snprintf(file, sizeof(file), "%s.gp", name);
 	f = open_in(r, file, &path);
-	fprintf(f, "set multiplot layout %zu,%zu title '%s, %s: writer throughput over time (MB/s; r1 solid, r2 dashed, ...)'\n",
-		rows, cols, s->name, m);
+	fprintf(f, "set multiplot layout %zu,%zu title ", rows, cols);
+	gp_str(f, "%s, %s: writer throughput over time (MB/s; r1 solid, r2 dashed, ...)", s->name, m);
+	fprintf(f, "\n");
 	fprintf(f, "set xlabel 'seconds since the writer started'\nset ylabel 'MB/s'\nset yrange [0:*]\n");
 	fprintf(f, "set offsets 0, 0, graph 0.1, 0\nset key outside below horizontal\nset grid\n%sunset multiplot\n", panels);
 	fclose(f);
@@ -441,8 +524,9 @@ static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *not
 
 			if (!ok_run(&r->runs[j], s->name, r->fs.v[i], m))
 				continue;
-			text = rep_run_file(&r->runs[j], "workload-seconds");
-			if (text && sscanf(text, "%lf %lf", &t0, &t1) == 2 && t1 - t0 > maxdur)
+			text = rep_guest_file(&r->runs[j], "workload-seconds", GUEST_MAX_SMALL);
+			if (text && sscanf(text, "%lf %lf", &t0, &t1) == 2 && isfinite(t1 - t0) &&
+			    t1 - t0 > maxdur)
 				maxdur = t1 - t0;
 			free(text);
 		}
@@ -469,7 +553,9 @@ static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *not
 			next = text;
 			rep_next_line(&next);	/* the header */
 			while ((line = rep_next_line(&next))) {
-				if (sscanf(line, "%lf %lf %lf", &start, &ev, &us) != 3)
+				/* rl-summarize bounds the series: past that, not a bin of ours */
+				if (sscanf(line, "%lf %lf %lf", &start, &ev, &us) != 3 ||
+				    !(start >= 0 && start <= TRACESTAT_SERIES_MAX_S))
 					continue;
 				b = (size_t)(start / bin + 1e-6);
 				if (b >= nb) {
@@ -504,10 +590,14 @@ static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *not
 		fprintf(f, "%.2f\t0\t0\n", (max + 1) * bin);
 		fclose(f);
 		free(path);
-		fprintf(f1, "%s'%s' using 1:2 with steps lw 2 lc %zu title '%s'", n1 ? ", " : "", file,
-			fs_color(r, r->fs.v[i]), r->fs.v[i]);
-		fprintf(f2, "%s'%s' using 1:3 with steps lw 2 lc %zu title '%s'", n1 ? ", " : "", file,
-			fs_color(r, r->fs.v[i]), r->fs.v[i]);
+		fprintf(f1, "%s", n1 ? ", " : "");
+		gp_str(f1, "%s", file);
+		fprintf(f1, " using 1:2 with steps lw 2 lc %zu title ", fs_color(r, r->fs.v[i]));
+		gp_str(f1, "%s", r->fs.v[i]);
+		fprintf(f2, "%s", n1 ? ", " : "");
+		gp_str(f2, "%s", file);
+		fprintf(f2, " using 1:3 with steps lw 2 lc %zu title ", fs_color(r, r->fs.v[i]));
+		gp_str(f2, "%s", r->fs.v[i]);
 		n1++;
 		free(c);
 		free(u);
@@ -521,8 +611,10 @@ static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *not
 	}
 	snprintf(file, sizeof(file), "%s.gp", name);
 	f = open_in(r, file, &path);
-	fprintf(f, "set multiplot layout 2,1 title '%s, %s: reclaim waits over the workload (mean of the ok runs, %g s bins)'\n",
-		s->name, m, bin);
+	fprintf(f, "set multiplot layout 2,1 title ");
+	gp_str(f, "%s, %s: reclaim waits over the workload (mean of the ok runs, %g s bins)",
+	       s->name, m, bin);
+	fprintf(f, "\n");
 	/* no wait at all: a fixed axis (gnuplot warns of an empty range) */
 	fprintf(f, "set xlabel 'seconds since the workload started'\nset key top right\nset grid\nset yrange [0:%s]\n",
 		any_wait ? "*" : "1");
@@ -588,8 +680,12 @@ static int plot_completions(struct rep *r, struct rep_scn *s, const char *m, FIL
 			fclose(f);
 			free(path);
 			free(text);
-			fprintf(pf, "set title '%s'\nplot '%s' using 1:2 with impulses lw 2 lc %zu notitle\n",
-				r->fs.v[i], file, fs_color(r, r->fs.v[i]));
+			fprintf(pf, "set title ");
+			gp_str(pf, "%s", r->fs.v[i]);
+			fprintf(pf, "\nplot ");
+			gp_str(pf, "%s", file);
+			fprintf(pf, " using 1:2 with impulses lw 2 lc %zu notitle\n",
+				fs_color(r, r->fs.v[i]));
 			npanels++;
 			break;
 		}
@@ -600,8 +696,10 @@ static int plot_completions(struct rep *r, struct rep_scn *s, const char *m, FIL
 	}
 	snprintf(file, sizeof(file), "%s.gp", name);
 	f = open_in(r, file, &path);
-	fprintf(f, "set multiplot layout %zu,1 title '%s, %s: folios whose writeback ended, per 10 ms (seconds %g-%g of the first ok run)'\n",
-		npanels, s->name, m, from, from + COMPLETION_WINDOW_S);
+	fprintf(f, "set multiplot layout %zu,1 title ", npanels);
+	gp_str(f, "%s, %s: folios whose writeback ended, per 10 ms (seconds %g-%g of the first ok run)",
+	       s->name, m, from, from + COMPLETION_WINDOW_S);
+	fprintf(f, "\n");
 	/* none in the window: a fixed axis (gnuplot warns of an empty range) */
 	fprintf(f, "set xlabel 'seconds since the workload started'\nset ylabel 'folios'\nset grid\nset yrange [0:%s]\nset xrange [%g:%g]\n%sunset multiplot\n",
 		any_folio ? "*" : "1", from, from + COMPLETION_WINDOW_S, plots);
@@ -634,6 +732,14 @@ void rep_plots_section(struct rep *r, struct rep_scn *s, FILE *f, FILE *notes)
 		if (!some)
 			continue;
 		fprintf(f, "- %s: ", m);
+		/* the names make the plots' file names */
+		for (j = 0; j < r->fs.n && file_name_ok(r->fs.v[j]); j++)
+			;
+		if (!file_name_ok(s->name) || !file_name_ok(m) || j < r->fs.n) {
+			fprintf(f, "no plots (a scenario, filesystem or mode name holds a '/')\n");
+			any = 1;
+			continue;
+		}
 		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 			if (plot[k](r, s, m, notes) < 0)
 				continue;

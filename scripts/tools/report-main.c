@@ -6,6 +6,7 @@
  * Exit status: 0 ok, 1 runtime error, 2 bad usage or a matrix that cannot
  * be reported.
  */
+#include "cli.h"
 #include "report-model.h"
 
 #include <errno.h>
@@ -94,14 +95,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": out of memory\n");
 		return 1;
 	}
+	/* new files: a link planted at report.md or report.html is not followed */
 	snprintf(path, n, "%s/report.md", out);
-	f = fopen(path, "w");
+	f = cli_create(path, err, sizeof(err));
 	if (!f || fputs(md, f) < 0 || fclose(f)) {
-		fprintf(stderr, PROG ": cannot write %s\n", path);
+		fprintf(stderr, PROG ": %s\n", f ? "cannot write report.md" : err);
 		rc = 1;
 	}
 	snprintf(path, n, "%s/report.html", out);
-	f = fopen(path, "w");
+	f = cli_create(path, err, sizeof(err));
+	if (!f)
+		fprintf(stderr, PROG ": %s\n", err);
 	base = strrchr(o.matrix, '/');
 	base = base && base[1] ? base + 1 : o.matrix;
 	snprintf(err, sizeof(err), "reclaimlab report: %s", base);

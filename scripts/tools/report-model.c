@@ -5,6 +5,7 @@
  */
 #include "report-model.h"
 #include "cli.h"
+#include "guest-read.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -197,6 +198,22 @@ char *rep_run_file(const struct rep_run *run, const char *name)
 	return t;
 }
 
+char *rep_guest_file(const struct rep_run *run, const char *name, size_t max)
+{
+	char *p = path_of(run->dir, RL_GUEST_DIR, name), *t, err[1024], note[1200];
+
+	t = guest_read_file(p, max, NULL, err, sizeof(err));
+	if (!t && errno != ENOENT) {
+		/* err is "PATH: why"; the report names the file by its run */
+		snprintf(note, sizeof(note), "%s/%s/%s: %s", run->name, RL_GUEST_DIR, name,
+			 !strncmp(err, p, strlen(p)) && err[strlen(p)] == ':' ? err + strlen(p) + 2 : err);
+		strv_add_unique(run->refused, note);
+		fprintf(stderr, "rl-report: %s\n", err);
+	}
+	free(p);
+	return t;
+}
+
 #define fail cli_fail
 
 /* --- loading ------------------------------------------------------------- */
@@ -272,6 +289,7 @@ static int load_runs(struct rep *r, char *err, size_t errlen)
 		memset(run, 0, sizeof(*run));
 		run->name = rep_xstrdup(names.v[i]);
 		run->dir = dir;
+		run->refused = r->refused;
 		run->status_text = text;
 		run->status = first_line(text);
 		if (!*run->status) {
@@ -285,7 +303,7 @@ static int load_runs(struct rep *r, char *err, size_t errlen)
 		v = conf_or_empty(run->conf, "repeat");
 		run->repeat = strtol(v, NULL, 10);
 		free(v);
-		v = rep_run_file(run, "kernel-release");
+		v = rep_guest_file(run, "kernel-release", GUEST_MAX_SMALL);
 		if (v) {
 			run->kernel = first_line(v);
 			free(v);
@@ -349,6 +367,19 @@ static void feed_run(struct agg_set *s, const struct rep_run *run, char *note,
 		}
 		if (tab && !strncmp(tab + 1, "run.status\t", 11))
 			continue;
+		/* rl-summarize's marks: a guest file refused, or its values cut */
+		if (tab && (!strncmp(tab + 1, "input.refused\t", 14) ||
+			    !strncmp(tab + 1, "input.cut\t", 10))) {
+			int cut = tab[7] == 'c';
+			char mark[700];
+
+			snprintf(mark, sizeof(mark), "%s/%s/%s: %s", run->name, RL_GUEST_DIR,
+				 tab + (cut ? 11 : 15),
+				 cut ? "its values were cut when summarized (the series stops at its limit)" :
+				 "refused when summarized (not a regular file, or larger than its limit): its rows are missing");
+			strv_add_unique(run->refused, mark);
+			continue;
+		}
 		{
 			unsigned long bad = s->malformed;
 
@@ -454,6 +485,8 @@ int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
+	r->refused = rep_xmalloc(sizeof(*r->refused));
+	memset(r->refused, 0, sizeof(*r->refused));
 	r->o = o;
 	r->matrix = o->matrix;
 	r->out_dir = out_dir;
@@ -527,6 +560,9 @@ void rep_free(struct rep *r)
 		free(r->conf_values[i]);
 	free(r->conf_text);
 	strv_free(&r->stalls);
+	if (r->refused)
+		strv_free(r->refused);
+	free(r->refused);
 	strv_free(&r->scenarios);
 	strv_free(&r->fs);
 	strv_free(&r->modes);
@@ -681,7 +717,7 @@ static void knob_lines(const struct rep *r, const char *scn, const char *mode,
 
 		if (strcmp(run->mode, mode) || (scn && strcmp(run->scenario, scn)))
 			continue;
-		text = rep_run_file(run, "knobs");
+		text = rep_guest_file(run, "knobs", GUEST_MAX_SMALL);
 		if (!text)
 			continue;
 		*any_file = 1;
@@ -754,7 +790,10 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 	}
 	fprintf(f, "- %s: ", mode);
 	for (i = 0; i < order.n; i++) {
-		fprintf(f, "%s%s=%s", i ? ", " : "", order.v[i], value.v[i]);
+		fprintf(f, "%s", i ? ", " : "");
+		rep_md_text(f, order.v[i]);
+		fputc('=', f);
+		rep_md_text(f, value.v[i]);
 		absent += !strcmp(value.v[i], "absent");
 	}
 	if (absent == order.n) {
@@ -786,14 +825,16 @@ out:
 void rep_print_params(const struct rep *r, const struct rep_run *run, FILE *f)
 {
 	struct strv sets = { 0 };
-	char *text = run ? rep_run_file(run, "params") : NULL, *line, *p = text;
+	char *text = run ? rep_guest_file(run, "params", GUEST_MAX_SMALL) : NULL, *line, *p = text;
 	int n = 0;
 
 	strv_split(&sets, r->conf_sets);
 	while ((line = rep_next_line(&p))) {
 		if (!strncmp(line, "SCN_", 4) || !*line)
 			continue;
-		fprintf(f, "%s%s%s", n++ ? ", " : "", line, strv_has(&sets, line) ? " (--set)" : "");
+		fprintf(f, "%s", n++ ? ", " : "");
+		rep_md_text(f, line);
+		fprintf(f, "%s", strv_has(&sets, line) ? " (--set)" : "");
 	}
 	if (!n)
 		fprintf(f, "none recorded");

@@ -15,6 +15,8 @@
 
 /* the subfolder of a run folder with what the host derived (lib.sh RL_DERIVED) */
 #define RL_DERIVED_DIR "derived"
+/* the subfolder of a run folder with all the guest wrote (lib.sh RL_GUEST) */
+#define RL_GUEST_DIR "guest"
 
 /* A list of owned strings. */
 struct strv {
@@ -43,6 +45,8 @@ struct rep_run {
 	char *conf;			/* run.conf, as text */
 	char *kernel;			/* kernel-release, NULL if none */
 	int summarized;			/* derived/summary.tsv exists */
+	/* the matrix's list of guest files refused (struct rep's refused) */
+	struct strv *refused;
 };
 
 struct rep_verdict {
@@ -82,6 +86,12 @@ struct rep {
 	struct rep_scn *scn;		/* in scenario order */
 	size_t nscn;
 	char malformed_note[1024];
+	/*
+	 * "RUN/guest/FILE: why" of each guest file refused or cut, by the
+	 * report or by rl-summarize (its input.* rows); a pointer, so that
+	 * questions asked of a const model can still add to it
+	 */
+	struct strv *refused;
 };
 
 /* Reads the matrix; 0, or -1 with a message in err. */
@@ -121,10 +131,25 @@ void rep_print_params(const struct rep *r, const struct rep_run *run,
 		      FILE *f);
 /* The last line of MATRIX/NAME.err, cut for a table; malloc'ed or NULL. */
 char *rep_err_of(const struct rep *r, const struct rep_run *run);
-/* A file of a run folder, as text; malloc'ed, NULL if absent. */
+/* A file the host wrote into a run folder, as text; malloc'ed, NULL if absent. */
 char *rep_run_file(const struct rep_run *run, const char *name);
+/*
+ * The guest's file RUN/guest/NAME of at most max bytes (guest-read.h), as
+ * text; malloc'ed, NULL if absent or refused (then listed in refused).
+ */
+char *rep_guest_file(const struct rep_run *run, const char *name, size_t max);
 /* The last value of metric in the run's summary rows; NAN if none. */
 double rep_run_metric(const struct rep_run *run, const char *metric);
+
+/*
+ * A string as one gnuplot string literal, into buf: single-quoted with '
+ * doubled, control characters, bytes past ASCII and ` (command
+ * substitution) made '?', cut at REP_GP_STRING_MAX characters (and to
+ * size).  Returns buf.
+ */
+#define REP_GP_STRING_MAX	400
+#define REP_GP_QUOTED_SIZE	(2 * REP_GP_STRING_MAX + 3)
+char *rep_gp_quote(char *buf, size_t size, const char *s);
 
 /* report.c, plots.c, html.c */
 int report_markdown(struct rep *r, FILE *f, FILE *notes);

@@ -101,6 +101,20 @@ int rep_safe_name(const char *name)
 	return 1;
 }
 
+void rep_md_text(FILE *f, const char *s)
+{
+	/*
+	 * What a guest wrote, as plain text in report.md: no link, code or
+	 * bold markup (html.c would render it), no table cell break, no
+	 * control character; the rest as it is.
+	 */
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		fputc(c < 0x20 || c == 0x7f || strchr("[]`*|<>", c) ? '_' : c, f);
+	}
+}
+
 /* --- the markdown ------------------------------------------------------ */
 
 struct status_count {
@@ -133,8 +147,9 @@ static void kernels_line(struct rep *r, FILE *f)
 		if (name && *name && !strv_has(&names, name)) {
 			const struct rep_run *run = &r->runs[i];
 
-			fprintf(f, "%s`%s`: %s", names.n ? "; " : "- Kernels (a mode MODE@NAME ran on kernel NAME): ",
-				name, run->kernel ? run->kernel : "release unknown");
+			fprintf(f, "%s`%s`: ", names.n ? "; " : "- Kernels (a mode MODE@NAME ran on kernel NAME): ",
+				name);
+			rep_md_text(f, run->kernel ? run->kernel : "release unknown");
 			for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 				char *v = rep_conf_value(run->conf, keys[k]);
 
@@ -177,8 +192,10 @@ static void header(struct rep *r, FILE *f)
 	fprintf(f, "- Kernel: ");
 	if (!kernels.n)
 		fprintf(f, "unknown");
-	for (i = 0; i < kernels.n; i++)
-		fprintf(f, "%s%s", i ? ", " : "", kernels.v[i]);
+	for (i = 0; i < kernels.n; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		rep_md_text(f, kernels.v[i]);
+	}
 	fprintf(f, "\n");
 	kernels_line(r, f);
 	if (!started.n)
@@ -858,5 +875,17 @@ int report_markdown(struct rep *r, FILE *f, FILE *notes)
 	runs_not_ok(r, f);
 	for (i = 0; i < r->nscn; i++)
 		scenario_section(r, &r->scn[i], f, notes);
+	/* last: the plots read guest files too */
+	if (r->refused->n) {
+		strv_sort(r->refused);
+		fprintf(f, "## Guest files refused\n\n"
+			"What a guest left that is not a regular file, or larger than its limit, is not read (scripts/tools/guest-read.h); the tables and plots lack what it held.\n\n");
+		for (i = 0; i < r->refused->n; i++) {
+			fprintf(f, "- ");
+			rep_md_text(f, r->refused->v[i]);
+			fprintf(f, "\n");
+		}
+		fprintf(f, "\n");
+	}
 	return ferror(f) ? -1 : 0;
 }

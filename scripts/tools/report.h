@@ -2,9 +2,10 @@
 /*
  * report: report.md, report.html and the plots of a comparison matrix.
  *
- * Reads only the saved run folders (MATRIX/runs/NAME/: status, run.conf,
- * params, knobs, kernel-release, workload-seconds, *.progress and the
- * derived/ files of summarize-run.sh), MATRIX/matrix.conf, MATRIX/NAME.err
+ * Reads only the saved run folders (MATRIX/runs/NAME/: the host's status,
+ * run.conf and derived/ files of summarize-run.sh; the guest's params,
+ * knobs, kernel-release, workload-seconds and *.progress in guest/, read
+ * through guest-read.h), MATRIX/matrix.conf, MATRIX/NAME.err
  * and the scenario files (scenario.c).  The statistics and the checks are
  * aggregate.c's; summary rows are read by metric name.  Plots are gnuplot
  * scripts and data written into the plots folder and drawn by gnuplot.
@@ -44,6 +45,9 @@ char *rep_conf_value(const char *text, const char *key);
 
 /* A compare.sh error line without "reclaimlab: " and a trailing "; .../path". */
 void rep_err_line(char *line);
+
+/* Writes a guest-written string into report.md as plain text: see report.c. */
+void rep_md_text(FILE *f, const char *s);
 
 /* Whether a guest-written name may go into a gnuplot script: [A-Za-z0-9._-]. */
 int rep_safe_name(const char *name);

@@ -9,9 +9,10 @@
  * Exit status: 0 ok (splats or none), 1 out of memory or write error,
  * 2 bad usage or unreadable input.
  */
+#include "cli.h"
+#include "guest-read.h"
 #include "splats.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,7 +52,7 @@ int main(int argc, char **argv)
 	struct splat_scanner sc;
 	struct output out = { NULL };
 	const char *excerpts = NULL, *file = "-";
-	char line[SPLATS_LINE_MAX * 8];
+	char line[SPLATS_LINE_MAX * 8], err[1024];
 	FILE *in = stdin;
 	int i, rc = 0;
 
@@ -77,16 +78,18 @@ int main(int argc, char **argv)
 		}
 	}
 	if (strcmp(file, "-")) {
-		in = fopen(file, "r");
+		/* host-written, but every byte of it is the guest's console */
+		in = guest_fopen(file, GUEST_MAX_CONSOLE, err, sizeof(err));
 		if (!in) {
-			fprintf(stderr, PROG ": cannot read '%s': %s\n", file, strerror(errno));
+			fprintf(stderr, PROG ": cannot read %s\n", err);
 			return 2;
 		}
 	}
 	if (excerpts) {
-		out.excerpts = fopen(excerpts, "w");
+		/* a new file: a link planted at its name is not written through */
+		out.excerpts = cli_create(excerpts, err, sizeof(err));
 		if (!out.excerpts) {
-			fprintf(stderr, PROG ": cannot write '%s': %s\n", excerpts, strerror(errno));
+			fprintf(stderr, PROG ": %s\n", err);
 			if (in != stdin)
 				fclose(in);
 			return 2;

@@ -28,7 +28,10 @@ int main(int argc, char **argv)
 		printf("usage: " PROG " RUNDIR\n"
 		       "Writes RUNDIR/derived/summary.tsv (run scenario fs profile mode repeat\n"
 		       "metric value rows) and the trace's waits-hist.tsv, waits-cdf.tsv and\n"
-		       "waits-series.tsv beside it; what the run is comes from RUNDIR/run.conf.\n");
+		       "waits-series.tsv beside it; what the run is comes from RUNDIR/run.conf,\n"
+		       "the rest from what the guest wrote, RUNDIR/guest/.  A guest file that is\n"
+		       "not a regular file or is larger than its limit is not read: the summary\n"
+		       "has a row input.refused NAME instead of its rows.\n");
 		return 0;
 	}
 	if (argc != 2 || argv[1][0] == '-')
@@ -48,9 +51,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": cannot create %s: %s\n", derived, strerror(errno));
 		return errno == ENOENT ? 2 : 1;
 	}
-	f = fopen(tmp, "w");
+	/* a new file: a symlink planted at the .tmp is not written through */
+	f = cli_create(tmp, err, sizeof(err));
 	if (!f) {
-		fprintf(stderr, PROG ": cannot write %s: %s\n", tmp, strerror(errno));
+		fprintf(stderr, PROG ": %s\n", err);
 		return 1;
 	}
 	rc = summarize_run(argv[1], derived, f, err, sizeof(err));

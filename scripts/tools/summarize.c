@@ -8,11 +8,14 @@
 #include "cli.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "guest-read.h"
 #include "json.h"
 #include "report-model.h"
 #include "blklat.h"
@@ -51,6 +54,7 @@ int summarize_is_number(const char *s)
 struct rows {
 	FILE *out;
 	char prefix[1024];
+	const char *dir;		/* the run folder */
 };
 
 static void row(struct rows *r, const char *metric, const char *value)
@@ -71,21 +75,64 @@ static void row_num(struct rows *r, const char *metric, double v)
 	row(r, metric, buf);
 }
 
-/* the run's file NAME, NUL-terminated; its length in *len if len is not NULL */
-static char *file_len_of(const char *dir, const char *name, size_t *len)
+/* a file the host wrote into the run folder (run.conf, status) */
+static char *host_file(const char *dir, const char *name)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
 	char *p = rep_xmalloc(n), *t;
 
 	snprintf(p, n, "%s/%s", dir, name);
-	t = rep_read_file(p, len);
+	t = rep_read_file(p, NULL);
 	free(p);
 	return t;
 }
 
-static char *file_of(const char *dir, const char *name)
+/*
+ * Marks the run: input.refused NAME, a guest file that gave no rows (not
+ * a regular file, over its cap, bad values), or input.cut NAME, one whose
+ * values were bounded.  A text row: aggregate.c keeps it out of the
+ * statistics, the report lists it.
+ */
+static void mark_input(struct rows *r, const char *what, const char *name,
+		       const char *why)
 {
-	return file_len_of(dir, name, NULL);
+	fprintf(stderr, "rl-summarize: %s/%s/%s: %s\n", r->dir, RL_GUEST_DIR, name, why);
+	fprintf(r->out, "%s\tinput.%s\t%s\n", r->prefix, what,
+		rep_safe_name(name) ? name : "(a file with an unsafe name)");
+}
+
+/* why of a guest-read.h message "PATH: why" */
+static const char *reason(const char *err, const char *path)
+{
+	size_t n = strlen(path);
+
+	return !strncmp(err, path, n) && !strncmp(err + n, ": ", 2) ? err + n + 2 : err;
+}
+
+static char *guest_path(const struct rows *r, const char *name)
+{
+	size_t n = strlen(r->dir) + strlen(name) + sizeof(RL_GUEST_DIR) + 2;
+	char *p = rep_xmalloc(n);
+
+	snprintf(p, n, "%s/" RL_GUEST_DIR "/%s", r->dir, name);
+	return p;
+}
+
+/*
+ * The guest's file RUN/guest/NAME of at most max bytes, NUL-terminated;
+ * its length in *len if len is not NULL.  NULL if it is absent, or
+ * refused (the run marked).
+ */
+static char *guest_file(struct rows *r, const char *name, size_t max,
+			size_t *len)
+{
+	char *p = guest_path(r, name), *t, err[1024];
+
+	t = guest_read_file(p, max, len, err, sizeof(err));
+	if (!t && errno != ENOENT)
+		mark_input(r, "refused", name, reason(err, p));
+	free(p);
+	return t;
 }
 
 static void status_rows(struct rows *r, char *text)
@@ -115,70 +162,119 @@ static void status_rows(struct rows *r, char *text)
 	}
 }
 
-static int trace_rows(struct rows *r, const char *dir, const char *derived,
-		      char *err, size_t errlen)
+/*
+ * workload-seconds, "T0 T1" in trace seconds: the window of the series.
+ * 0 and the window, or -1 if there is none (absent, or values no run has:
+ * the run marked).
+ */
+static int workload_window(struct rows *r, double *t0, double *t1)
+{
+	char *ws = guest_file(r, "workload-seconds", GUEST_MAX_SMALL, NULL), why[256];
+	int ok;
+
+	if (!ws)
+		return -1;
+	ok = sscanf(ws, "%lf %lf", t0, t1) == 2;
+	free(ws);
+	if (!ok)
+		return -1;
+	if (!isfinite(*t0) || !isfinite(*t1) || *t0 < 0 || *t1 < *t0 ||
+	    *t1 > TRACESTAT_TS_MAX) {
+		snprintf(why, sizeof(why),
+			 "refused: \"%g %g\" is not a span of trace time (0 <= T0 <= T1 <= %g)",
+			 *t0, *t1, TRACESTAT_TS_MAX);
+		mark_input(r, "refused", "workload-seconds", why);
+		return -1;
+	}
+	return 0;
+}
+
+static int trace_rows(struct rows *r, const char *derived, char *err,
+		      size_t errlen)
 {
 	static struct tracestat ts;
-	char *path, *ws, *line, *p;
+	char *path, *ws, *line, *p, why[1024];
 	double t0, t1;
 	FILE *f, *tsv;
-	size_t n = strlen(dir) + 32, dn = strlen(derived) + 32;
+	size_t dn = strlen(derived) + 32, k;
 	char *tsvbuf = NULL;
 	size_t tsvlen = 0;
 	int rc;
 
-	path = rep_xmalloc(n);
-	snprintf(path, n, "%s/trace.txt", dir);
-	f = fopen(path, "r");
-	free(path);
-	if (!f)
+	path = guest_path(r, "trace.txt");
+	f = guest_fopen(path, GUEST_MAX_TRACE, why, sizeof(why));
+	if (!f) {
+		if (errno != ENOENT)
+			mark_input(r, "refused", "trace.txt", reason(why, path));
+		free(path);
 		return 0;
+	}
+	free(path);
 	tracestat_init(&ts);
 	tracestat_by_comm(&ts);
-	ws = file_of(dir, "workload-seconds");
-	if (ws && sscanf(ws, "%lf %lf", &t0, &t1) == 2 && t1 >= t0) {
+	if (!workload_window(r, &t0, &t1)) {
 		char d[32];
 
 		/* the workload's span, as the shell's %.3f of t1 - t0 gave it */
 		snprintf(d, sizeof(d), "%.3f", t1 - t0);
 		if (strtod(d, NULL) > 0)
 			tracestat_set_duration(&ts, strtod(d, NULL));
-		tracestat_series(&ts, t0, t1, 0.1);
+		if (tracestat_series(&ts, t0, t1, 0.1) > 0) {
+			snprintf(why, sizeof(why),
+				 "a workload of %.0f s: its series are cut to the first %.0f s",
+				 t1 - t0, TRACESTAT_SERIES_MAX_S);
+			mark_input(r, "cut", "workload-seconds", why);
+		}
 	}
-	free(ws);
 	rc = tracestat_feed_stream(&ts, f, NULL);
 	fclose(f);
 	if (rc < 0) {
 		tracestat_free(&ts);
-		return fail(err, errlen, "cannot read %s/trace.txt", dir);
+		return fail(err, errlen, "cannot read %s/%s/trace.txt", r->dir, RL_GUEST_DIR);
 	}
 	tracestat_finish(&ts);
+	if (ts.series_dropped) {
+		snprintf(why, sizeof(why),
+			 "%lu waits later than %.0f s into the workload are not in its series",
+			 ts.series_dropped, TRACESTAT_SERIES_MAX_S);
+		mark_input(r, "cut", "trace.txt", why);
+	}
+	/* the trace's files beside the summary: made anew, never written through */
 	path = rep_xmalloc(dn);
-	snprintf(path, dn, "%s/waits-hist.tsv", derived);
-	if ((f = fopen(path, "w"))) {
-		tracestat_print_hist(f, &ts);
-		rc |= fclose(f);
-	}
-	snprintf(path, dn, "%s/waits-cdf.tsv", derived);
-	if ((f = fopen(path, "w"))) {
-		tracestat_print_cdf(f, &ts);
-		rc |= fclose(f);
-	}
-	if (ts.want_series) {
-		snprintf(path, dn, "%s/waits-series.tsv", derived);
-		if ((f = fopen(path, "w"))) {
+	for (k = 0; k < 4 && !rc; k++) {
+		static const char *const names[] = {
+			"waits-hist.tsv", "waits-cdf.tsv", "waits-series.tsv",
+			"completions-series.tsv",
+		};
+
+		snprintf(path, dn, "%s/%s", derived, names[k]);
+		/* none this time: one of an earlier summary is not this run's */
+		if ((k == 2 && !ts.want_series) ||
+		    (k == 3 && !(ts.want_series && ts.completions.events))) {
+			unlink(path);
+			continue;
+		}
+		f = cli_create(path, err, errlen);
+		if (!f) {
+			rc = -1;
+			break;
+		}
+		if (k == 0)
+			tracestat_print_hist(f, &ts);
+		else if (k == 1)
+			tracestat_print_cdf(f, &ts);
+		else if (k == 2)
 			tracestat_print_series(f, &ts);
-			rc |= fclose(f);
-		}
-	}
-	if (ts.want_series && ts.completions.events) {
-		snprintf(path, dn, "%s/completions-series.tsv", derived);
-		if ((f = fopen(path, "w"))) {
+		else
 			completion_print_series(f, &ts.completions);
-			rc |= fclose(f);
-		}
+		if (ferror(f) | fclose(f))
+			rc = fail(err, errlen, "cannot write %s", path);
 	}
 	free(path);
+	if (rc) {
+		tracestat_free(&ts);
+		return -1;
+	}
 	tsv = open_memstream(&tsvbuf, &tsvlen);
 	tracestat_print_tsv(tsv, &ts);
 	fclose(tsv);
@@ -199,13 +295,13 @@ static int trace_rows(struct rows *r, const char *dir, const char *derived,
 		row(r, metric, tab + 1);
 	}
 	free(tsvbuf);
-	ws = file_of(dir, "trace.txt.overrun");
+	ws = guest_file(r, "trace.txt.overrun", GUEST_MAX_SMALL, NULL);
 	if (ws) {
 		ws[strcspn(ws, "\n")] = '\0';
 		row(r, "run.trace_overrun", ws);
 		free(ws);
 	}
-	return rc ? fail(err, errlen, "cannot write the trace's files in %s", derived) : 0;
+	return 0;
 }
 
 /* "name:value" lines: the debugfs counters as grep -r . shows them */
@@ -425,11 +521,11 @@ static void fio_rows(struct rows *r, const char *text, struct fio_jobs *seen)
  * d2c_ms_/q2c_ms_ p50, p90, p99 and max (blklat.c).  A file blklat cannot
  * read gives no rows and a line on stderr.
  */
-static void blk_rows(struct rows *r, const char *dir, const char *name)
+static void blk_rows(struct rows *r, const char *name)
 {
 	static const int pcts[] = { 50, 90, 99 };
 	size_t len = 0, k;
-	char *text = file_len_of(dir, name, &len), *dev, metric[512], err[256];
+	char *text = guest_file(r, name, GUEST_MAX_BLKTRACE, &len), *dev, metric[512], err[256];
 	struct blklat lat;
 	int d, which;
 
@@ -438,7 +534,8 @@ static void blk_rows(struct rows *r, const char *dir, const char *name)
 	dev = rep_xstrdup(name);
 	dev[strlen(dev) - strlen(".blktrace.bin")] = '\0';
 	if (blklat_read((const unsigned char *)text, len, &lat, err, sizeof(err)) < 0) {
-		fprintf(stderr, "rl-summarize: %s/%s: %s; no blk.%s rows\n", dir, name, err, dev);
+		fprintf(stderr, "rl-summarize: %s/%s/%s: %s; no blk.%s rows\n", r->dir,
+			RL_GUEST_DIR, name, err, dev);
 		goto out;
 	}
 	for (d = 0; d < BLKLAT_NR_DIRS; d++) {
@@ -496,9 +593,9 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 		  size_t errlen)
 {
 	static const char *const keys[] = { "scenario", "fs", "profile", "mode", "repeat" };
-	struct rows r = { out, "" };
+	struct rows r = { out, "", dir };
 	struct fio_jobs fio_seen = { NULL, 0 };
-	char *conf = file_of(dir, "run.conf"), *t, *t2;
+	char *conf = host_file(dir, "run.conf"), *t, *t2, *gdir;
 	const char *base = strrchr(dir, '/');
 	struct dirent **list;
 	size_t k, used;
@@ -527,47 +624,50 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	free(conf);
 	if (used >= sizeof(r.prefix))
 		return fail(err, errlen, "the run's names are too long");
-	t = file_of(dir, "status");
+	t = host_file(dir, "status");
 	if (!t) {
 		fail(err, errlen, "'%s' is not a run folder (no status file)", dir);
 		return SUMMARIZE_NOT_A_RUN;
 	}
 	status_rows(&r, t);
 	free(t);
-	if (trace_rows(&r, dir, derived, err, errlen) < 0)
+	/* what the guest wrote: RUN/guest, every file read as guest-read.h says */
+	if (trace_rows(&r, derived, err, errlen) < 0)
 		return -1;
-	if ((t = file_of(dir, "counters-after.debug-vm"))) {
+	if ((t = guest_file(&r, "counters-after.debug-vm", GUEST_MAX_COUNTERS, NULL))) {
 		counter_rows(&r, t);
 		free(t);
 	}
-	t = file_of(dir, "counters-before.vmstat");
-	t2 = file_of(dir, "counters-after.vmstat");
+	t = guest_file(&r, "counters-before.vmstat", GUEST_MAX_COUNTERS, NULL);
+	t2 = guest_file(&r, "counters-after.vmstat", GUEST_MAX_COUNTERS, NULL);
 	if (t && t2)
 		vmstat_rows(&r, t, t2);
 	free(t);
 	free(t2);
-	if ((t = file_of(dir, "iostat.json"))) {
+	if ((t = guest_file(&r, "iostat.json", GUEST_MAX_IOSTAT, NULL))) {
 		iostat_rows(&r, t);
 		free(t);
 	}
-	n = scandir(dir, &list, NULL, cmp_name);
+	gdir = guest_path(&r, "");
+	n = scandir(gdir, &list, NULL, cmp_name);
+	free(gdir);
 	for (i = 0; i < n; i++) {
-		size_t len = strlen(list[i]->d_name);
+		const char *name = list[i]->d_name;
+		size_t len = strlen(name);
 
-		if (len > 4 && !strcmp(list[i]->d_name + len - 4, ".out") &&
-		    (t = file_of(dir, list[i]->d_name))) {
+		if (len > 4 && !strcmp(name + len - 4, ".out") &&
+		    (t = guest_file(&r, name, GUEST_MAX_TOOL_OUT, NULL))) {
 			list[i]->d_name[len - 4] = '\0';
-			if (rep_safe_name(list[i]->d_name))
-				tool_rows(&r, list[i]->d_name, t);
+			if (rep_safe_name(name))
+				tool_rows(&r, name, t);
 			free(t);
-		} else if (len > 9 && !strcmp(list[i]->d_name + len - 9, ".fio.json") &&
-			   (t = file_of(dir, list[i]->d_name))) {
+		} else if (len > 9 && !strcmp(name + len - 9, ".fio.json") &&
+			   (t = guest_file(&r, name, GUEST_MAX_FIO, NULL))) {
 			fio_rows(&r, t, &fio_seen);
 			free(t);
-		} else if (len > 13 && !strcmp(list[i]->d_name + len - 13, ".blktrace.bin") &&
-			   rep_safe_name(list[i]->d_name) &&
-			   !memchr(list[i]->d_name, '.', len - 13)) {
-			blk_rows(&r, dir, list[i]->d_name);
+		} else if (len > 13 && !strcmp(name + len - 13, ".blktrace.bin") &&
+			   rep_safe_name(name) && !memchr(name, '.', len - 13)) {
+			blk_rows(&r, name);
 		}
 		free(list[i]);
 	}
@@ -576,7 +676,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	for (k = 0; k < fio_seen.n; k++)
 		free(fio_seen.names[k]);
 	free(fio_seen.names);
-	if ((t = file_of(dir, "knobs"))) {
+	if ((t = guest_file(&r, "knobs", GUEST_MAX_SMALL, NULL))) {
 		knob_rows(&r, t);
 		free(t);
 	}

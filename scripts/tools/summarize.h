@@ -2,7 +2,10 @@
 /*
  * summarize: a run folder's raw files into summary rows, one per metric,
  *   run scenario fs profile mode repeat metric value
- * with what the run is taken from its run.conf.  The rows:
+ * with what the run is taken from its run.conf (the host's, as is status)
+ * and the rest from what the guest wrote, RUN/guest/ (guest-read.h: a
+ * file that is not a regular file or is over its cap gives no rows).
+ * The rows:
  *   run.*              the status file's facts (run.status: its first line)
  *   workload.oom_kills the status file's count of OOM kills
  *   waits.*            the trace (tracestat.c, one pass), waits.task.COMM.*
@@ -18,6 +21,11 @@
  *                      completions, d2c_/q2c_matched, d2c_ms_/q2c_ms_ p50,
  *                      p90, p99, max (blklat.c)
  *   knob.*             the knobs in effect (1/0, or the text absent)
+ *   input.refused      text: NAME, a guest file refused (not a regular
+ *                      file, over its cap, values no run has); its rows
+ *                      are missing
+ *   input.cut          text: NAME, a guest file whose values were bounded
+ *                      (a workload or trace longer than the series' max)
  * and, beside them in derived/, the trace's histogram, CDF and waits per
  * 0.1 s (waits-hist.tsv, waits-cdf.tsv, waits-series.tsv).
  */
@@ -31,8 +39,9 @@
 
 /*
  * Writes the rows of run folder dir to out and the trace's files into
- * derived (an existing folder).  Returns 0, SUMMARIZE_NOT_A_RUN, or -1 on
- * a read or write error; err says which.
+ * derived (an existing folder; each file made anew, cli_create()).
+ * Returns 0, SUMMARIZE_NOT_A_RUN, or -1 on a read or write error; err
+ * says which.  A refused guest file is not an error: the run is marked.
  */
 int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 		  size_t errlen);

@@ -11,6 +11,7 @@
  */
 #include "cli.h"
 #include "tracestat.h"
+#include "guest-read.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,7 +28,9 @@ static const char usage_text[] =
 	"                    [--reason R] [--task COMM] [FILE|-]\n"
 	"Statistics of page-reclaim waits (mm_vmscan_reclaim_wait and upstream\n"
 	"mm_vmscan_throttled) in an ftrace text trace.  FILE defaults to - (stdin);\n"
-	"on trace_pipe, stop with Ctrl-C or SIGTERM to print the statistics.\n"
+	"on trace_pipe, stop with Ctrl-C or SIGTERM to print the statistics.  FILE\n"
+	"is read as a guest's file: a regular file (trace_pipe is one), no link\n"
+	"followed, at most 512 MiB read; stdin has no such limit.\n"
 	"  --duration SECONDS  seconds to divide stalled time by (default: trace span)\n"
 	"  --tsv               print key<TAB>value rows instead of text\n"
 	"  --hist FILE         write the usec_delayed histogram in ms buckets to FILE\n"
@@ -38,8 +41,9 @@ static const char usage_text[] =
 	"                      of its waits\n"
 	"  --series FILE       write waits and usec_delayed per time bin to FILE:\n"
 	"                      start_s events usec, seconds from T0 of --window\n"
-	"  --window T0,T1      the series' span in trace time (the workload's)\n"
-	"  --bin S             the series' bin in seconds (default 0.1)\n"
+	"  --window T0,T1      the series' span in trace time (the workload's); a\n"
+	"                      span over 7200 s is cut to it\n"
+	"  --bin S             the series' bin in seconds (default 0.1, at least 0.01)\n"
 	"  --reason R          count only waits for reason R: writeback isolated\n"
 	"                      noprogress congested dirty wait_writeback migrate_writeback\n"
 	"  --task COMM         count only waits of tasks named COMM (or COMM-PID)\n"
@@ -229,14 +233,16 @@ static FILE *open_output(const char *opt, const char *path)
 
 static FILE *open_input(const char *path)
 {
+	char err[1024];
 	FILE *f;
 
 	if (!strcmp(path, "-"))
 		return stdin;
-	f = fopen(path, "r");
+	/* a run's trace.txt is the guest's: read as one (guest-read.h) */
+	f = guest_fopen(path, GUEST_MAX_TRACE, err, sizeof(err));
 	if (!f)
-		die_usage("cannot open '%s': %s (valid: a readable ftrace text file, or - for stdin)",
-			  path, strerror(errno));
+		die_usage("cannot open %s (valid: a readable ftrace text file of at most %lu bytes, or - for stdin)",
+			  err, GUEST_MAX_TRACE);
 	return f;
 }
 
@@ -307,8 +313,14 @@ int main(int argc, char **argv)
 		tracestat_set_duration(&ts, o.duration);
 	if (o.by_comm)
 		tracestat_by_comm(&ts);
-	if (o.series)
-		tracestat_series(&ts, o.t0, o.t1, o.bin > 0 ? o.bin : 0.1);
+	if (o.series) {
+		rc = tracestat_series(&ts, o.t0, o.t1, o.bin > 0 ? o.bin : 0.1);
+		if (rc < 0)
+			die_usage("bad --window/--bin for --series (valid: 0 <= T0 <= T1, a bin of at least 0.01 s)");
+		if (rc > 0)
+			fprintf(stderr, PROG ": the series is cut to its first %g seconds\n",
+				TRACESTAT_SERIES_MAX_S);
+	}
 	hist = open_output("--hist", o.hist);
 	cdf = open_output("--cdf", o.cdf);
 	series = open_output("--series", o.series);

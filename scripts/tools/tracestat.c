@@ -122,6 +122,8 @@ static int parse_ts(const char *s, double *ts, const char **end)
 	memcpy(buf, s, p - s);
 	buf[p - s] = '\0';
 	*ts = strtod(buf, NULL);
+	if (!(*ts <= TRACESTAT_TS_MAX))
+		return -1;
 	*end = p + 1;
 	return 0;
 }
@@ -430,16 +432,25 @@ void tracestat_by_comm(struct tracestat *ts)
 	ts->want_by_comm = 1;
 }
 
+/* bins of a series at most: the max span, and one for what ends on it */
+static double series_max_bins(const struct tracestat *ts)
+{
+	return ceil(TRACESTAT_SERIES_MAX_S / ts->series_bin) + 1;
+}
+
 int tracestat_series(struct tracestat *ts, double start, double end,
 		     double bin)
 {
-	if (!(bin > 0) || end < start)
+	if (!(bin >= 0.01) || !isfinite(bin) || !isfinite(start) ||
+	    !isfinite(end) || start < 0 || end < start)
 		return -1;
 	ts->want_series = 1;
 	ts->series_start = start;
-	ts->series_end = end;
 	ts->series_bin = bin;
-	return completion_series(&ts->completions, start, end);
+	ts->series_cut = end - start > TRACESTAT_SERIES_MAX_S;
+	ts->series_end = ts->series_cut ? start + TRACESTAT_SERIES_MAX_S : end;
+	return completion_series(&ts->completions, start, end) < 0 ? -1 :
+	       ts->series_cut;
 }
 
 static void note_ts(struct tracestat *ts, double t)
@@ -555,8 +566,14 @@ static struct tracestat *reason_of(struct tracestat *ts,
 static int count_in_bin(struct tracestat *ts, const struct tracestat_event *ev)
 {
 	double at = (ev->ts - ts->series_start) / ts->series_bin;
-	size_t b = at > 0 ? (size_t)at : 0;
+	size_t b;
 
+	/* past the longest series: not binned, and (size_t)at stays defined */
+	if (!(at < series_max_bins(ts))) {
+		ts->series_dropped++;
+		return 0;
+	}
+	b = at > 0 ? (size_t)at : 0;
 	if (b >= ts->nbins) {
 		size_t n = b + 64;
 		unsigned long *e = realloc(ts->series_events, n * sizeof(*e));
@@ -1007,7 +1024,13 @@ void tracestat_print_tsv(FILE *f, const struct tracestat *ts)
 void tracestat_print_series(FILE *f, const struct tracestat *ts)
 {
 	double span = (ts->series_end - ts->series_start) / ts->series_bin;
-	size_t b, n = span > 0 ? (size_t)ceil(span - 1e-9) : 0;
+	size_t b, n = 0;
+
+	/* NaN, negative or past the max: the conversion must be in range */
+	if (span > series_max_bins(ts))
+		span = series_max_bins(ts);
+	if (span > 0)
+		n = (size_t)ceil(span - 1e-9);
 
 	/* every bin of the window, and any wait after its end */
 	for (b = ts->nbins; b > n; b--)

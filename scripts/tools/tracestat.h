@@ -33,6 +33,15 @@
 #define TRACESTAT_MAX_REASONS	32
 #define TRACESTAT_MAX_CLASSES	16
 
+/*
+ * A trace timestamp is seconds since boot: one past ~31 years is damage,
+ * and a line carrying it is malformed (a guest's 2e11 would otherwise
+ * stretch every span computed from the trace).
+ */
+#define TRACESTAT_TS_MAX	1e9
+/* The waits series is bounded like the completions' (completion.h). */
+#define TRACESTAT_SERIES_MAX_S	COMPLETION_SERIES_MAX_S
+
 #define TRACESTAT_OTHER_NAME	"(other)"
 /* Class of upstream events, which do not record one. */
 #define TRACESTAT_NO_CLASS	"-"
@@ -143,6 +152,8 @@ struct tracestat {
 	size_t nby_reason, by_reason_cap;
 	int want_series;
 	double series_start, series_end, series_bin;
+	int series_cut;			/* the window was cut to the max */
+	unsigned long series_dropped;	/* waits past the max, not binned */
 	unsigned long *series_events;
 	unsigned long long *series_usec;
 	size_t nbins;
@@ -174,8 +185,11 @@ void tracestat_by_comm(struct tracestat *ts);
 /*
  * Also count waits and their usec_delayed per bin of bin seconds from
  * start (trace time); bins up to end are printed even when empty.  The
- * completions get a series of their own over the same window.
- * -1 if bin is not positive or end is before start.
+ * completions get a series of their own over the same window.  A window
+ * longer than TRACESTAT_SERIES_MAX_S is cut to it (series_cut) and waits
+ * later than that are not binned (series_dropped).  0, 1 if the window
+ * was cut, -1 if bin is below 0.01 s (too many bins for the max), end is
+ * before start, or either is negative or not finite.
  */
 int tracestat_series(struct tracestat *ts, double start, double end,
 		     double bin);

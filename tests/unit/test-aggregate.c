@@ -963,3 +963,28 @@ TEST(test_min_waits_and_oom_killed_runs)
 	free(v);
 	agg_free(&s);
 }
+
+/*
+ * A set of no rows (no run summarized, or text rows only) is finished
+ * and grouped without qsort() of a NULL base, which UBSan reports.
+ */
+TEST(test_empty_set)
+{
+	struct agg_group *g = NULL;
+	struct agg_set s;
+
+	agg_init(&s);
+	CHECK_EQ_INT(agg_finish(&s), 0);
+	CHECK_EQ_INT(agg_groups(&s, &g), 0);
+	free(g);
+	agg_free(&s);
+	agg_init(&s);
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\trun.status\tok"), AGG_TEXT);
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\tinput.refused\ttrace.txt"),
+		     AGG_TEXT);
+	CHECK_EQ_INT(s.nrows, 0);
+	CHECK_EQ_INT(agg_finish(&s), 0);
+	CHECK_EQ_INT(agg_groups(&s, &g), 0);
+	free(g);
+	agg_free(&s);
+}

@@ -4,6 +4,7 @@
 #include "report-model.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 TEST(test_fmt_numbers_for_people)
 {
@@ -92,5 +93,107 @@ TEST(test_html_tables_lists_and_escaping)
 	CHECK(strstr(out, "<blockquote><strong>Knobs absent</strong>") != NULL);
 	CHECK(strstr(out, "<a href=\"plots/none.svg\">histogram</a>") != NULL);
 	CHECK(strstr(out, "</body></html>") != NULL);
+	free(out);
+}
+
+/*
+ * Whether q is exactly one gnuplot single-quoted string: ' then any
+ * characters but a lone ' (a quote is doubled), then the closing ' as the
+ * last character; and nothing in it a gnuplot command line acts on.
+ */
+static int one_gp_literal(const char *q)
+{
+	size_t i, n = strlen(q);
+
+	if (n < 2 || q[0] != '\'' || q[n - 1] != '\'')
+		return 0;
+	for (i = 1; i < n - 1; i++) {
+		if ((unsigned char)q[i] < 0x20 || (unsigned char)q[i] >= 0x7f || q[i] == '`')
+			return 0;
+		if (q[i] == '\'') {
+			if (i + 1 >= n - 1 || q[i + 1] != '\'')
+				return 0;
+			i++;
+		}
+	}
+	return 1;
+}
+
+TEST(test_gnuplot_quoting)
+{
+	char q[REP_GP_QUOTED_SIZE], small[5], tiny[3], big[1001];
+
+	/* the exploit of a mode name: a title that ran a command */
+	rep_gp_quote(q, sizeof(q), "patched'; system \"id >X\"; print '");
+	CHECK_STR(q, "'patched''; system \"id >X\"; print '''");
+	CHECK(one_gp_literal(q));
+	/* "set title 'fs-completion, " + value + ..." made in one piece */
+	rep_gp_quote(q, sizeof(q), "fs-completion, patched'\nsystem 'id'\n");
+	CHECK_STR(q, "'fs-completion, patched''?system ''id''?'");
+	CHECK(one_gp_literal(q));
+	rep_gp_quote(q, sizeof(q), "a`id`b\t\r\x7f\xc3\xa9");
+	CHECK_STR(q, "'a?id?b?" "?" "?" "?" "?'");	/* split: no trigraph */
+	CHECK(one_gp_literal(q));
+	rep_gp_quote(q, sizeof(q), "");
+	CHECK_STR(q, "''");
+	rep_gp_quote(q, sizeof(q), "patched@6.1 (342 waits)");
+	CHECK_STR(q, "'patched@6.1 (342 waits)'");
+	/* bounded: REP_GP_STRING_MAX characters, and quotes doubled within */
+	memset(big, 'a', 1000);
+	big[1000] = '\0';
+	rep_gp_quote(q, sizeof(q), big);
+	CHECK_EQ_INT(strlen(q), REP_GP_STRING_MAX + 2);
+	CHECK(one_gp_literal(q));
+	memset(big, '\'', 1000);
+	rep_gp_quote(q, sizeof(q), big);
+	CHECK_EQ_INT(strlen(q), 2 * REP_GP_STRING_MAX + 2);
+	CHECK(one_gp_literal(q));
+	/* a small buffer cuts, never between the two quotes of a pair */
+	rep_gp_quote(small, sizeof(small), "''''");
+	CHECK_STR(small, "''''");
+	CHECK(one_gp_literal(small));
+	rep_gp_quote(small, sizeof(small), "x'y");
+	CHECK_STR(small, "'x'");
+	CHECK(one_gp_literal(small));
+	rep_gp_quote(tiny, sizeof(tiny), "abc");
+	CHECK_STR(tiny, "''");
+}
+
+TEST(test_md_text_of_guest_values)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	rep_md_text(f, "vm.x=[a](javascript:alert(1)) `c` **b** |t| <i>\n");
+	fclose(f);
+	CHECK_STR(out, "vm.x=_a_(javascript:alert(1)) _c_ __b__ _t_ _i__");
+	free(out);
+}
+
+/* A link is the report's own file: a scheme or //host stays text. */
+TEST(test_html_links_only_local)
+{
+	const char *md = "- a [x](javascript:alert(1)) b\n"
+			 "- c [y](//evil.example/z) d\n"
+			 "- e [z](data:text/html,hi) f\n"
+			 "- [plot](plots/p.svg)\n";
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK_EQ_INT(report_html(md, "t", "/nonexistent", f), 0);
+	fclose(f);
+	CHECK(strstr(out, "href=\"javascript") == NULL);
+	CHECK(strstr(out, "href=\"//") == NULL);
+	CHECK(strstr(out, "href=\"data") == NULL);
+	CHECK(strstr(out, "<li>a [x](javascript:alert(1)) b</li>") != NULL);
+	CHECK(strstr(out, "<a href=\"plots/p.svg\">plot</a>") != NULL);
 	free(out);
 }

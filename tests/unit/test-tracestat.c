@@ -956,3 +956,88 @@ TEST(test_series_bins)
 	free(buf);
 	tracestat_free(&ts);
 }
+
+#define WAIT_TS(ts) \
+	"a-1 [000] ..... " ts ": mm_vmscan_reclaim_wait: usec_timeout=1000 usec_delayed=10 memcg=0 node=0 zone=1 reason=writeback class=write"
+#define END_TS(ts) \
+	"k-2 [000] ..... " ts ": writeback_end_batch: bdi 98:0: ino=1 unit=bio folios=2 bytes=8192 reclaim=0 gap_us=5"
+
+/* Lines of text in buf */
+static size_t lines_of(const char *buf)
+{
+	size_t n = 0;
+
+	for (; buf && *buf; buf++)
+		n += *buf == '\n';
+	return n;
+}
+
+/*
+ * Windows and timestamps a guest chose: not finite, negative, or so far
+ * out that a bin index would not fit a size_t (a UBSan error before).
+ * The series stay within TRACESTAT_SERIES_MAX_S, the waits are counted.
+ */
+TEST(test_series_out_of_range)
+{
+	static struct tracestat ts;
+	size_t max_bins = (size_t)(TRACESTAT_SERIES_MAX_S / 0.1) + 1;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	tracestat_init(&ts);
+	CHECK_EQ_INT(tracestat_series(&ts, NAN, 1, 0.1), -1);
+	CHECK_EQ_INT(tracestat_series(&ts, 0, INFINITY, 0.1), -1);
+	CHECK_EQ_INT(tracestat_series(&ts, -1, 1, 0.1), -1);
+	CHECK_EQ_INT(tracestat_series(&ts, 0, 1, NAN), -1);
+	CHECK_EQ_INT(tracestat_series(&ts, 0, 1, 1e-9), -1);	/* 10^13 bins */
+	CHECK_EQ_INT(ts.want_series, 0);
+	/* "0 1000000": cut to the max, marked */
+	CHECK_EQ_INT(tracestat_series(&ts, 0, 1e6, 0.1), 1);
+	CHECK_EQ_INT(ts.series_cut, 1);
+	CHECK_NEAR(ts.series_end, TRACESTAT_SERIES_MAX_S, 0);
+	CHECK_EQ_INT(ts.completions.series_cut, 1);
+	CHECK_NEAR(ts.completions.series_end, COMPLETION_SERIES_MAX_S, 0);
+	CHECK_EQ_INT(tracestat_feed_line(&ts, WAIT_TS("1.000000")), TRACESTAT_WAIT);
+	/* 2*10^8 bins asked for (3.1 GB): not binned, still a wait */
+	CHECK_EQ_INT(tracestat_feed_line(&ts, WAIT_TS("20000000.000000")), TRACESTAT_WAIT);
+	CHECK_EQ_INT(tracestat_feed_line(&ts, WAIT_TS("999999999.999999")), TRACESTAT_WAIT);
+	/* past 1e9 s of uptime, or too many digits for a double's %f: damage */
+	CHECK_EQ_INT(tracestat_feed_line(&ts, WAIT_TS("200000000000.000000")), TRACESTAT_MALFORMED);
+	CHECK_EQ_INT(tracestat_feed_line(&ts, WAIT_TS("99999999999999999999999999999.0")),
+		     TRACESTAT_MALFORMED);
+	CHECK_EQ_INT(tracestat_feed_line(&ts, END_TS("1.500000")), TRACESTAT_COMPLETION);
+	CHECK_EQ_INT(tracestat_feed_line(&ts, END_TS("20000000.000000")), TRACESTAT_COMPLETION);
+	tracestat_finish(&ts);
+	CHECK_EQ_INT(ts.events, 3);
+	CHECK_EQ_INT(ts.malformed, 2);
+	CHECK_EQ_INT(ts.series_dropped, 2);
+	CHECK(ts.nbins <= max_bins + 64);
+	CHECK(ts.completions.nbins <= COMPLETION_SERIES_MAX_S / COMPLETION_SERIES_BIN_S + 256);
+	out = open_memstream(&buf, &len);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	tracestat_print_series(out, &ts);
+	fclose(out);
+	CHECK_EQ_INT(lines_of(buf), max_bins - 1 + 1);	/* the header, 72000 bins */
+	CHECK(strstr(buf, "\n1.000\t1\t10\n") != NULL);
+	free(buf);
+	/* an end set past the max by hand: printing still stops at it */
+	ts.series_end = 1e300;
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	tracestat_print_series(out, &ts);
+	fclose(out);
+	CHECK(lines_of(buf) <= max_bins + 1);
+	free(buf);
+	ts.completions.series_end = 1e300;
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	completion_print_series(out, &ts.completions);
+	fclose(out);
+	CHECK(lines_of(buf) <= COMPLETION_SERIES_MAX_S / COMPLETION_SERIES_BIN_S + 2);
+	CHECK(strstr(buf, "\n1.50\t2\n") != NULL);
+	free(buf);
+	tracestat_free(&ts);
+}
