@@ -43,8 +43,9 @@ USAGE
 run_dir_of_args() {
 	local a
 	for a in "$@"; do
-		# a link in the run's TMPDIR to the folder (scripts/run.sh)
-		case "$a" in reclaimlab.run=*) readlink -f "${a#reclaimlab.run=}"; return ;; esac
+		# a link in the run's TMPDIR to the guest's folder RUN/guest
+		# (scripts/run.sh); gdb's files are the host's, in RUN
+		case "$a" in reclaimlab.run=*) dirname "$(readlink -f "${a#reclaimlab.run=}")"; return ;; esac
 	done
 	die "no reclaimlab.run= in the kernel arguments: gdb.sh --wrapped is run by run.sh only"
 }

@@ -56,7 +56,7 @@ t_tools_fio_json_job_on_an_experiment_disk() {
 	local run
 	run=$(tools_run)
 	tool_ok "$run" fio
-	python3 - "$run/fio.json" <<'PY' || fail "fio's JSON: $(head -c 400 "$run/fio.json")"
+	python3 - "$run/guest/fio.json" <<'PY' || fail "fio's JSON: $(head -c 400 "$run/guest/fio.json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 job = d["jobs"][0]
@@ -82,7 +82,7 @@ t_tools_trace_cmd_trace_reads_on_the_host() {
 	grep -q 'block_rq_complete:' "$run.report" || fail "no completions in the report"
 	# the guest runs the host's own trace-cmd
 	host=$(trace-cmd --version 2>&1 | grep 'trace-cmd version' || true)
-	guest=$(grep 'trace-cmd version' "$run/trace-cmd.version" || true)
+	guest=$(grep 'trace-cmd version' "$run/guest/trace-cmd.version" || true)
 	{ [ -n "$host" ] && [ "$host" = "$guest" ]; } || fail "trace-cmd versions: host '$host', guest '$guest'"
 }
 
@@ -90,13 +90,13 @@ t_tools_iostat_has_sysstat_columns() {
 	local run col
 	run=$(tools_run)
 	tool_ok "$run" iostat
-	expect_match "$run/iostat-x.txt" '^Linux .*-reclaimlab ' "iostat's banner"
+	expect_match "$run/guest/iostat-x.txt" '^Linux .*-reclaimlab ' "iostat's banner"
 	# sysstat 12's names of the extended columns
 	for col in r/s rkB/s r_await rareq-sz w/s wkB/s w_await wareq-sz aqu-sz %util; do
-		grep -E '^Device ' "$run/iostat-x.txt" | tr -s ' ' '\n' | grep -qxF -- "$col" ||
-			fail "iostat -x has no column $col: $(grep '^Device' "$run/iostat-x.txt")"
+		grep -E '^Device ' "$run/guest/iostat-x.txt" | tr -s ' ' '\n' | grep -qxF -- "$col" ||
+			fail "iostat -x has no column $col: $(grep '^Device' "$run/guest/iostat-x.txt")"
 	done
-	expect_match "$run/iostat-x.txt" '^ubda +[0-9]' "iostat's ubda row"
+	expect_match "$run/guest/iostat-x.txt" '^ubda +[0-9]' "iostat's ubda row"
 }
 
 t_tools_blktrace_btt_latency_table() {
@@ -105,29 +105,29 @@ t_tools_blktrace_btt_latency_table() {
 	tool_ok "$run" blktrace
 	tool_ok "$run" blkparse
 	tool_ok "$run" btt
-	expect_match "$run/btt.txt" '^=+ All Devices =+$' "btt's table"
+	expect_match "$run/guest/btt.txt" '^=+ All Devices =+$' "btt's table"
 	# Q2C and D2C rows: MIN AVG MAX N, N requests at least one
-	expect_match "$run/btt.txt" '^Q2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's Q2C row"
-	expect_match "$run/btt.txt" '^D2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's D2C row"
-	expect_match "$run/btt.txt" '\( 98, +0\)' "btt's ubda (98,0)"
+	expect_match "$run/guest/btt.txt" '^Q2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's Q2C row"
+	expect_match "$run/guest/btt.txt" '^D2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's D2C row"
+	expect_match "$run/guest/btt.txt" '\( 98, +0\)' "btt's ubda (98,0)"
 }
 
 t_tools_strace_and_stress_ng_run() {
 	local run
 	run=$(tools_run)
 	tool_ok "$run" strace
-	expect_match "$run/strace.txt" 'execve\("/bin/sh", \["sh", "-c", "echo traced >/dev/null"\]' "strace's execve"
+	expect_match "$run/guest/strace.txt" 'execve\("/bin/sh", \["sh", "-c", "echo traced >/dev/null"\]' "strace's execve"
 	tool_ok "$run" stress-ng
-	expect_match "$run/stress-ng.txt" 'successful run completed' "stress-ng"
-	expect_match "$run/stress-ng.txt" 'metrc: .* vm +[1-9][0-9]* ' "stress-ng's vm bogo ops"
+	expect_match "$run/guest/stress-ng.txt" 'successful run completed' "stress-ng"
+	expect_match "$run/guest/stress-ng.txt" 'metrc: .* vm +[1-9][0-9]* ' "stress-ng's vm bogo ops"
 }
 
 t_tools_disk_is_read_only() {
 	local run
 	run=$(tools_run)
-	expect_match "$run/tools-mount" '^/dev/ubdp /tools ext4 ro[, ]' "the /tools mount"
+	expect_match "$run/guest/tools-mount" '^/dev/ubdp /tools ext4 ro[, ]' "the /tools mount"
 	expect_match "$run/guest/guest.log" '^tools-write=refused$' "a write to /tools"
-	expect_match "$run/tools-write.err" 'Read-only file system' "the refused write's error (EROFS)"
+	expect_match "$run/guest/tools-write.err" 'Read-only file system' "the refused write's error (EROFS)"
 	expect_match "$run/guest/guest-cmdline" 'ubd15r=[^ ]*/guest-tools\.img ubd\.model=15,name=host,[^ ]* reclaimlab\.tools=ubdp( |$)' \
 		"the kernel command line"
 	# no overlay for the tools disk; the host profile's model (no cost)
@@ -243,7 +243,7 @@ t_tools_fio_scenario_rows_in_the_report() {
 		done
 		expect_match "$r/$RL_DERIVED/summary.tsv" '	fio\.writer\.error	0$' "fio's error code"
 		# after a remount fio read every block back and checked its crc32c
-		expect_fio_verified "$r" writer $((64 << 20))
+		expect_fio_verified "$r/guest" writer $((64 << 20))
 		! grep -q 'verify' "$r/$RL_DERIVED/summary.tsv" || fail "${r##*/}: the verify run gave summary rows"
 		# 64 MiB at the hdd profile's 95 MB/s: fio timed with the guest's clock
 		awk -F'\t' '$7 == "fio.writer.write.kb_s" { exit !($8 > 40000 && $8 < 100000) }' \

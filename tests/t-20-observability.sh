@@ -43,15 +43,15 @@ t_reclaim_wait_counters_move() {
 	for c in nr_throttle_writeback nr_throttle_isolated nr_throttle_noprogress \
 		nr_throttle_congested nr_reclaim_wait_dirty \
 		nr_reclaim_wait_writeback nr_migrate_wait_writeback; do
-		[ "$(counter "$run/before.debug-vm" "$c")" = 0 ] || fail "$c not reset before the run"
-		total=$((total + $(counter "$run/after.debug-vm" "$c")))
+		[ "$(counter "$run/guest/before.debug-vm" "$c")" = 0 ] || fail "$c not reset before the run"
+		total=$((total + $(counter "$run/guest/after.debug-vm" "$c")))
 	done
 	echo "counters after the run:"
-	cat "$run/after.debug-vm"
+	cat "$run/guest/after.debug-vm"
 	[ "$total" -gt 0 ] || fail "no reclaim wait was counted"
-	[ "$(counter "$run/after.debug-vm" nr_reclaim_throttle_write_usec)" -ge 0 ]
+	[ "$(counter "$run/guest/after.debug-vm" nr_reclaim_throttle_write_usec)" -ge 0 ]
 	# the data written under reclaim, read back from the disk
-	expect_fio_verified "$run" writer $((160 << 20))
+	expect_fio_verified "$run/guest" writer $((160 << 20))
 }
 
 # For every reason and class, trace events == counter, in events and in usec;
@@ -80,13 +80,13 @@ t_trace_matches_counters() {
 		# the reclaim wait counters; nr_pageout_work_* count works and
 		# nr_writeback_end_* completions (tests/t-27), not waits
 		case "$name" in *_usec | nr_pageout_work_* | nr_writeback_end_*) continue ;; esac
-		want=$(counter "$run/after.debug-vm" "$name")
+		want=$(counter "$run/guest/after.debug-vm" "$name")
 		got=$(awk -v k="$name" '$1 == k { print $2 }' "$sums")
 		[ "${got:-0}" = "$want" ] || fail "$name: counter $want, trace ${got:-0}"
-		want=$(counter "$run/after.debug-vm" "${name}_usec")
+		want=$(counter "$run/guest/after.debug-vm" "${name}_usec")
 		got=$(awk -v k="$name" '$1 == k { print $3 }' "$sums")
 		[ "${got:-0}" = "$want" ] || fail "${name}_usec: counter $want, trace ${got:-0}"
-	done < <(cut -d: -f1 "$run/after.debug-vm")
+	done < <(cut -d: -f1 "$run/guest/after.debug-vm")
 }
 
 # zone= names the zone reclaim scanned for: the node's highest zone that has
@@ -95,7 +95,7 @@ t_trace_names_the_scanned_zone() {
 	local run want zones
 	run=$(observability_run)
 	# zones in index order; the last with managed pages is the one expected
-	want=$(awk '/^Node 0, zone/ { z++ } $1 == "managed" && $2 > 0 { w = z - 1 } END { print w }' "$run/zoneinfo")
+	want=$(awk '/^Node 0, zone/ { z++ } $1 == "managed" && $2 > 0 { w = z - 1 } END { print w }' "$run/guest/zoneinfo")
 	[ -n "$want" ] || fail "no populated zone in /proc/zoneinfo"
 	zones=$(grep -o ' mm_vmscan_reclaim_wait: .* zone=[0-9]*' "$run/guest/trace.txt" | sed 's/.*zone=//' | sort | uniq -c)
 	echo "zone $want expected; events per zone: $zones"
@@ -106,8 +106,8 @@ t_trace_names_the_scanned_zone() {
 t_reclaim_wait_counter_reset() {
 	local run
 	run=$(observability_run)
-	[ "$(cat "$run/after-reset")" = 0 ] || fail "writing 0 did not reset the counter"
-	[ "$(cat "$run/write5")" = refused ] || fail "a non-zero write was accepted"
+	[ "$(cat "$run/guest/after-reset")" = 0 ] || fail "writing 0 did not reset the counter"
+	[ "$(cat "$run/guest/write5")" = refused ] || fail "a non-zero write was accepted"
 }
 
 t_tracestat_reads_guest_trace() {

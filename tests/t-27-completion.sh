@@ -39,9 +39,9 @@ t_completion_events_equal_counters() {
 	run=$(completion_run)
 	for fs in ext4 xfs vfat btrfs; do
 		for cap in 0 1; do
-			events=$(grep -c ' writeback_end_batch: ' "$run/trace-$fs-$cap.txt" || true)
+			events=$(grep -c ' writeback_end_batch: ' "$run/guest/trace-$fs-$cap.txt" || true)
 			folios=$(sed -n 's/.* writeback_end_batch: .* folios=\([0-9]*\) .*/\1/p' \
-				"$run/trace-$fs-$cap.txt" | awk '{ n += $1 } END { print n + 0 }')
+				"$run/guest/trace-$fs-$cap.txt" | awk '{ n += $1 } END { print n + 0 }')
 			echo "$fs cap=$cap: $events completions, $folios folios"
 			[ "$events" -gt 0 ] || fail "$fs: no writeback_end_batch event for 24 MiB written"
 			[ "$events" = "$(counter "$run" $fs $cap nr_writeback_end_batches)" ] ||
@@ -50,7 +50,7 @@ t_completion_events_equal_counters() {
 				fail "$fs: $folios folios traced, nr_writeback_end_folios is $(counter "$run" $fs $cap nr_writeback_end_folios)"
 			# 24 MiB of data: at least 6144 pages' worth of folios ended
 			awk '/ writeback_end_batch: / { for (i = 1; i <= NF; i++) if ($i ~ /^bytes=/) b += substr($i, 7) }
-				END { exit !(b >= 24 * 1048576) }' "$run/trace-$fs-$cap.txt" ||
+				END { exit !(b >= 24 * 1048576) }' "$run/guest/trace-$fs-$cap.txt" ||
 				fail "$fs: the completions ended less than the 24 MiB written"
 		done
 	done
@@ -61,11 +61,11 @@ t_completion_units_per_filesystem() {
 	run=$(completion_run)
 	# ext4 ends per bio or per io_end, xfs per bio or ioend chain; vfat
 	# (mpage) and btrfs per bio
-	expect_match "$run/trace-ext4-0.txt" ' unit=(bio|io_end) '
-	expect_match "$run/trace-xfs-0.txt" ' unit=(bio|ioend) '
-	expect_match "$run/trace-vfat-0.txt" ' unit=bio '
-	expect_match "$run/trace-btrfs-0.txt" ' unit=bio '
-	! grep ' writeback_end_batch: ' "$run/trace-vfat-0.txt" | grep -qv ' unit=bio ' ||
+	expect_match "$run/guest/trace-ext4-0.txt" ' unit=(bio|io_end) '
+	expect_match "$run/guest/trace-xfs-0.txt" ' unit=(bio|ioend) '
+	expect_match "$run/guest/trace-vfat-0.txt" ' unit=bio '
+	expect_match "$run/guest/trace-btrfs-0.txt" ' unit=bio '
+	! grep ' writeback_end_batch: ' "$run/guest/trace-vfat-0.txt" | grep -qv ' unit=bio ' ||
 		fail "vfat completed writeback in a unit other than bio"
 }
 
@@ -77,11 +77,11 @@ largest_write_bio() {
 t_write_bio_cap_changes_bio_size() {
 	local run fs max_kb off on
 	run=$(completion_run)
-	cat "$run/queues"
+	cat "$run/guest/queues"
 	for fs in ext4 xfs vfat; do
-		max_kb=$(awk -v fs=$fs '$1 == fs { print $3 }' "$run/queues")
-		off=$(largest_write_bio "$run/trace-$fs-0.txt")
-		on=$(largest_write_bio "$run/trace-$fs-1.txt")
+		max_kb=$(awk -v fs=$fs '$1 == fs { print $3 }' "$run/guest/queues")
+		off=$(largest_write_bio "$run/guest/trace-$fs-0.txt")
+		on=$(largest_write_bio "$run/guest/trace-$fs-1.txt")
 		echo "$fs: largest write bio $off sectors with the cap off, $on with it on (max_sectors_kb $max_kb)"
 		if [ -z "$off" ] || [ -z "$on" ]; then
 			fail "$fs: no write bio traced"
@@ -94,9 +94,9 @@ t_write_bio_cap_changes_bio_size() {
 t_profiles_set_request_size_and_rotational() {
 	local run
 	run=$(completion_run)
-	expect_match "$run/queues" '^ext4 ubd[a-z] 512 1$' "hdd queue"
-	expect_match "$run/queues" '^vfat ubd[a-z] 120 1$' "usb-stick queue"
-	expect_match "$run/queues" '^btrfs ubd[a-z] 512 0$' "ssd queue"
+	expect_match "$run/guest/queues" '^ext4 ubd[a-z] 512 1$' "hdd queue"
+	expect_match "$run/guest/queues" '^vfat ubd[a-z] 120 1$' "usb-stick queue"
+	expect_match "$run/guest/queues" '^btrfs ubd[a-z] 512 0$' "ssd queue"
 }
 
 # scenario_mode_run NAME MODE: fs-completion (a cgroup v1 writer) on an

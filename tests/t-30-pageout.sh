@@ -50,11 +50,11 @@ t_pageout_works_queued_and_run() {
 	x=$(sed -n 's/^nr_pageout_work_executed://p' "$run/guest/counters-1.debug-vm")
 	[ "$q" -gt 0 ] || fail "no pageout work was queued with vm.pageout_work=1"
 	[ "$x" -gt 0 ] || fail "no pageout work was executed"
-	[ "$(grep -c ' writeback_pageout_queue: ' "$run/trace-1.txt")" -ge "$q" ] ||
+	[ "$(grep -c ' writeback_pageout_queue: ' "$run/guest/trace-1.txt")" -ge "$q" ] ||
 		fail "fewer queue trace events than queued works"
-	[ "$(grep -c ' writeback_pageout_exec: ' "$run/trace-1.txt")" -gt 0 ] ||
+	[ "$(grep -c ' writeback_pageout_exec: ' "$run/guest/trace-1.txt")" -gt 0 ] ||
 		fail "no exec trace event"
-	grep -m3 ' writeback_pageout_' "$run/trace-1.txt"
+	grep -m3 ' writeback_pageout_' "$run/guest/trace-1.txt"
 }
 
 t_pageout_off_queues_nothing() {
@@ -62,7 +62,7 @@ t_pageout_off_queues_nothing() {
 	run=$(pageout_run)
 	[ "$(sed -n 's/^nr_pageout_work_queued://p' "$run/guest/counters-0.debug-vm")" = 0 ] ||
 		fail "pageout works were queued with vm.pageout_work=0"
-	! grep -q ' writeback_pageout_queue: ' "$run/trace-0.txt" ||
+	! grep -q ' writeback_pageout_queue: ' "$run/guest/trace-0.txt" ||
 		fail "queue trace events with vm.pageout_work=0"
 }
 
@@ -71,11 +71,11 @@ t_pageout_data_intact() {
 	run=$(pageout_run)
 	# every block of 128 MiB read back after the remount, its crc32c checked
 	for k in 1 0; do
-		expect_fio_verified "$run" "writer-$k" $((128 << 20))
+		expect_fio_verified "$run/guest" "writer-$k" $((128 << 20))
 	done
 	# a changed byte fails the verify, in fio's words
 	expect_match "$run/guest/guest.log" '^corrupted=refused$' "the verify of a changed file"
-	expect_match "$run/corrupted.verify.log" 'crc32c: verify failed at file /mnt/ext4/k1/written offset 983040, length 65536' \
+	expect_match "$run/guest/corrupted.verify.log" 'crc32c: verify failed at file /mnt/ext4/k1/written offset 983040, length 65536' \
 		"fio's message"
 }
 
@@ -159,8 +159,8 @@ JOB
 # the hdd writer queued works and was never throttled for the stick's
 two_disks_check() {
 	local run=$1 p slow fast_queued fast_thr
-	cat "$run/fast.out"
-	p=$(cat "$run/fast.pid")
+	cat "$run/guest/fast.out"
+	p=$(cat "$run/guest/fast.pid")
 	[[ $p =~ ^[0-9]+$ ]] || fail "no pid of the hdd writer"
 	# the stick's writers only: kswapd takes writeback throttles of its own
 	slow=$(grep '^ *rl-dd-[0-9]* .* reason=writeback ' "$run/guest/trace.txt" | grep -vc "^ *rl-dd-$p " || true)

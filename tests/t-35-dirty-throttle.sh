@@ -31,12 +31,12 @@ t_dirty_throttle_writer_waits() {
 	local run n short
 	run=$(dirty_run)
 	grep -E 'nr_reclaim_wait_dirty:|nr_reclaim_throttle_(write|recent_write):' "$run/guest/counters-1.debug-vm"
-	grep -q '^ *rl-dd-[0-9]* .*mm_vmscan_reclaim_wait' "$run/trace-1.txt" ||
+	grep -q '^ *rl-dd-[0-9]* .*mm_vmscan_reclaim_wait' "$run/guest/trace-1.txt" ||
 		fail "the writer was never throttled in reclaim"
-	n=$(grep -c ' reason=dirty ' "$run/trace-1.txt" || true)
-	short=$(awk '/ reason=dirty / { for (i = 1; i <= NF; i++) if ($i ~ /^usec_delayed=/) { split($i, a, "="); if (a[2] < 100000) s++ } } END { print s + 0 }' "$run/trace-1.txt")
+	n=$(grep -c ' reason=dirty ' "$run/guest/trace-1.txt" || true)
+	short=$(awk '/ reason=dirty / { for (i = 1; i <= NF; i++) if ($i ~ /^usec_delayed=/) { split($i, a, "="); if (a[2] < 100000) s++ } } END { print s + 0 }' "$run/guest/trace-1.txt")
 	echo "reclaim_wait (reason=dirty) events: $n, ended before the timeout: $short"
-	echo "knob 1: $(grep oom_kill "$run/memcg-events-1"); knob 0: $(grep oom_kill "$run/memcg-events-0")"
+	echo "knob 1: $(grep oom_kill "$run/guest/memcg-events-1"); knob 0: $(grep oom_kill "$run/guest/memcg-events-0")"
 }
 
 t_dirty_throttle_off_is_vanilla() {
@@ -44,7 +44,7 @@ t_dirty_throttle_off_is_vanilla() {
 	run=$(dirty_run)
 	[ "$(sed -n 's/^nr_reclaim_wait_dirty://p' "$run/guest/counters-0.debug-vm")" = 0 ] ||
 		fail "reclaim_wait slept with vm.reclaim_wait_dirty=0"
-	! grep -q ' reason=dirty ' "$run/trace-0.txt" || fail "reason=dirty events with the knob off"
+	! grep -q ' reason=dirty ' "$run/guest/trace-0.txt" || fail "reason=dirty events with the knob off"
 }
 
 # A clean reader beside a writer to a slow USB stick is never throttled.
@@ -80,7 +80,7 @@ JOB
 		fail "guest failed: $(tail -5 "$run/guest/guest.log")"
 	for k in 0 1; do
 		# fields: writes completed ($8) and sectors written ($10)
-		paste "$run/diskstats-$k-before" "$run/diskstats-$k-after" | awk -v k="$k" '{
+		paste "$run/guest/diskstats-$k-before" "$run/guest/diskstats-$k-after" | awk -v k="$k" '{
 			n = NF / 2; w = $(n + 8) - $8; s = $(n + 10) - $10
 			if (w <= 0) { print "no swap writes with reclaim_plug=" k; exit 1 }
 			printf "reclaim_plug=%s: %d writes, average request %.1f KiB\n", k, w, s / w / 2 }' ||
@@ -151,10 +151,10 @@ rl_trace_stop /results/trace.txt
 kill "$sampler"
 ' || fail "guest failed: $(head -1 "$run/status")"
 	# the largest share of dirty+writeback in the node's file pages, in %
-	node=$(awk '{ d = t = 0; for (i = 1; i < NF; i += 2) if ($i == "nr_dirty" || $i == "nr_writeback") d += $(i + 1); else t += $(i + 1); if (t && d * 100 / t > m) m = d * 100 / t } END { printf "%d", m }' "$run/node-share.log")
+	node=$(awk '{ d = t = 0; for (i = 1; i < NF; i += 2) if ($i == "nr_dirty" || $i == "nr_writeback") d += $(i + 1); else t += $(i + 1); if (t && d * 100 / t > m) m = d * 100 / t } END { printf "%d", m }' "$run/guest/node-share.log")
 	n=$(grep -c 'rl-dd-[0-9]* .* reason=dirty ' "$run/guest/trace.txt" || true)
 	echo "node dirty share at most $node%; writers' reason=dirty sleeps: $n"
-	[ "$(wc -l <"$run/node-share.log")" -gt 0 ] || fail "the node's counters were not sampled"
+	[ "$(wc -l <"$run/guest/node-share.log")" -gt 0 ] || fail "the node's counters were not sampled"
 	# each writer finished or was OOM-killed (137), nothing else
 	{ [ "$(cat "$run"/guest/writer-*.status | grep -cvx '0\|137')" = 0 ] &&
 		[ "$(cat "$run"/guest/writer-*.status | wc -l)" = 2 ]; } || fail "writers' statuses: $(cat "$run"/guest/writer-*.status)"

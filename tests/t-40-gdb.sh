@@ -92,7 +92,7 @@ gdb_check_run() {
 	local seen counted
 	seen=$(grep -c '^\[rl\] reclaim wait done: .* \[bp 1, wait #' "$log" || true)
 	counted=$(awk -F: '/^nr_(throttle_[a-z]+|reclaim_wait_writeback|migrate_wait_writeback):/ { n += $2 }
-		END { print n + 0 }' "$run/after.debug-vm")
+		END { print n + 0 }' "$run/guest/after.debug-vm")
 	echo "reclaim waits: $seen seen by gdb, $counted counted by the guest"
 	if [ "$seen" = 0 ] || [ "$seen" != "$counted" ]; then
 		fail "rl-break-reclaim-wait -trace printed $seen waits, the guest counted $counted"
@@ -142,7 +142,7 @@ t_gdb_attach_running() {
 		'echo >/results/started; sleep 6; echo after-attach >/results/after' >/dev/null 2>&1 &
 	runsh=$!
 	for i in $(seq 1 200); do
-		[ -f "$run/started" ] && break
+		[ -f "$run/guest/started" ] && break
 		[ "$i" -lt 200 ] || fail "run $id did not start"
 		sleep 0.1
 	done
@@ -161,7 +161,7 @@ GDB
 	expect_match "$run/gdb.log" '^ *0x[0-9a-f]+ +[0-9]+ +sleep$' "lx-ps shows the guest's sleep"
 	expect_match "$run/gdb.log" '^bdi 98:0 ' "rl-bdi-works"
 	expect_match "$run/status" '^ok$' "run status"
-	expect_match "$run/after" 'after-attach' "the guest went on"
+	expect_match "$run/guest/after" 'after-attach' "the guest went on"
 	expect_no_uml_left "$id"
 	# a finished run cannot be attached to, and says so
 	out=$(RL_RESULTS=$dir "$RL_TOP/scripts/gdb.sh" --attach "$id" 2>&1) && fail "attached to a finished run"

@@ -91,7 +91,7 @@ t_kupdate_check_can_pass_and_fail() {
 	for r in "$fast" "$slow"; do
 		"$RL_TOP/scripts/summarize-run.sh" "$r" || fail "cannot summarize $r"
 		v=$(awk -F'\t' '$7 == "tool.kupdate.busy_mbps" { print $8 }' "$r/$RL_DERIVED/summary.tsv")
-		echo "$(basename "$r"): busy_mbps=$v $(cat "$r/kupdate.out")"
+		echo "$(basename "$r"): busy_mbps=$v $(cat "$r/guest/kupdate.out")"
 		[ -n "$v" ] || fail "no tool.kupdate.busy_mbps in $r"
 		if [ "$r" = "$fast" ]; then
 			awk -v v="$v" 'BEGIN { exit !(v > 40) }' || fail "on hdd (95 MB/s) the check does not pass: $v"
