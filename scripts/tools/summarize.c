@@ -24,10 +24,11 @@
 
 /* metrics of a tool's result line: the first NMEAN averaged over its lines, the rest summed */
 static const char *const tool_keys[] = {
-	"mbps", "busy_mbps", "seconds", "first_write_s", "system_pct", "bytes", "bad_chunks",
+	"mbps", "busy_mbps", "seconds", "first_write_s", "system_pct", "gap_s", "tail_s",
+	"tail_mbps", "bytes", "bad_chunks", "tail_bytes",
 };
 #define NKEYS	(sizeof(tool_keys) / sizeof(tool_keys[0]))
-#define NMEAN	5
+#define NMEAN	8
 
 #define fail cli_fail
 
