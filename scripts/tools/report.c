@@ -263,8 +263,9 @@ static void checks_at_a_glance(struct rep *r, FILE *f)
 	size_t i, j, k, c[AGG_NVERDICTS];
 
 	fprintf(f, "## Checks at a glance\n\n");
-	fprintf(f, "A verdict needs %d runs on each side and rests on a bootstrap 95%% interval of the difference of medians (%d resamples): reproduced when the whole interval is on the check's side, not reproduced when all of it is on the other, inconclusive when it spans both.\n\n",
-		AGG_MIN_RUNS, AGG_BOOTSTRAP);
+	fprintf(f, "A verdict needs %d runs on each side. A count outcome (a count metric against a number: OOM kills, zero waits) is the share of seeds in which the check held, with its Wilson score 95%% interval: reproduced when the whole interval is above %g (the check holds in most seeds), not reproduced when it is below, inconclusive when it contains %g. Any other check rests on a bootstrap 95%% interval of the difference of medians (%d resamples): reproduced when the whole interval is on the check's side, not reproduced when all of it is on the other, inconclusive when it spans both; when every run of each side gave the same value, the interval has no width and the verdict is \"%s\".\n\n",
+		AGG_MIN_RUNS, AGG_SHARE_MAJORITY, AGG_SHARE_MAJORITY, AGG_BOOTSTRAP,
+		agg_verdict_name(AGG_NO_VARIATION));
 	fprintf(f, "| scenario |");
 	for (k = 0; k < AGG_NVERDICTS; k++)
 		fprintf(f, " %s |", agg_verdict_name(k));
