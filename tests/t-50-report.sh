@@ -33,6 +33,7 @@ t_report_tables_checks_plots() {
 	# header
 	expect_line "$r" "- Kernel: 6.12.118-reclaimlab"
 	expect_line "$r" "- Runs: 19 (16 ok, 2 failed, 1 hung)"
+	expect_line "$r" "- Variation between repeats: none; each of the 8 scenario/fs/mode cells with two or more ok runs gave the same figures in every repeat (the host's run.wall_seconds aside): the seeds moved nothing these runs measure"
 	expect_match "$r" "^- Runs started: 2026-12-02T16:37:32\+00:00 to 2026-12-02T16:39:18\+00:00$"
 	expect_match "$r" "^- Matrix: scenarios fs-completion memcg-dd usb-responsiveness; filesystems ext4 xfs vfat btrfs; modes patched vanilla; repeat 2;.*--set WRITE_SIZE=256M$"
 	# each mode's knobs as the guest read them back
@@ -149,6 +150,9 @@ t_report_verdicts_use_the_variation() {
 	grep -q 'dirty.full_timeout_share.0.75$' "$s" || fail "cannot change the run's share"
 	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
 	expect_line "$r" '| reproduced | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | 0.5 (n=3, spread 0.25) >= 0.5; difference 0 [95% CI 0, 0.25] |'
+	# the spread beside the median, and the header's count of cells that varied
+	expect_match "$r" '^\| xfs \| patched \| 3 \| .* \| 12 \| 0\.5 \(0\.5–0\.75\) \| 12259 \|$'
+	expect_line "$r" "- Variation between repeats: of 8 scenario/fs/mode cells with two or more ok runs, 1 varied in some figure and 7 gave the same figures in every repeat (the host's run.wall_seconds aside)"
 }
 
 # shellcheck disable=SC2016 # the backquotes are markdown
