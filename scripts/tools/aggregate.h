@@ -130,9 +130,10 @@ struct agg_check {
  *    share of the left side's runs (seeds) in which the check held, with
  *    its Wilson score 95% interval: reproduced when the whole interval is
  *    above 1/2 (the check holds in most seeds), not reproduced when it is
- *    below, inconclusive when it holds 1/2.  A median holds the check
- *    exactly when more than half the seeds do: this is the median's
- *    question with an interval a yes/no outcome can have.
+ *    below, inconclusive when it holds 1/2.  Over an odd number of
+ *    seeds the median holds the check exactly when more than half of
+ *    them do: this is the median's question with an interval a yes/no
+ *    outcome can have.
  *  - Otherwise, when every run of each side gave the same value (spread
  *    0; a number on the right has none), there is no variation to judge
  *    a difference by: "not enough variation to judge", never reproduced.
