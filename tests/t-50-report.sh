@@ -33,6 +33,7 @@ t_report_tables_checks_plots() {
 	# header
 	expect_line "$r" "- Kernel: 6.12.118-reclaimlab"
 	expect_line "$r" "- Runs: 19 (16 ok, 2 failed, 1 hung)"
+	expect_line "$r" "- Variation between repeats: none; each of the 8 scenario/fs/mode cells with two or more ok runs gave the same figures in every repeat (the host's run.wall_seconds aside): the seeds moved nothing these runs measure"
 	expect_match "$r" "^- Runs started: 2026-12-02T16:37:32\+00:00 to 2026-12-02T16:39:18\+00:00$"
 	expect_match "$r" "^- Matrix: scenarios fs-completion memcg-dd usb-responsiveness; filesystems ext4 xfs vfat btrfs; modes patched vanilla; repeat 2;.*--set WRITE_SIZE=256M$"
 	# each mode's knobs as the guest read them back
@@ -51,9 +52,9 @@ t_report_tables_checks_plots() {
 	expect_line "$r" '| not measured | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | no data >= 0.5; left side not measured: 2 waits < minimum 10 |'
 	expect_line "$r" '| not measured | `waits.task.rl-dd.reason.dirty.p50_usec fs=ext4 >= 2000` | mode=vanilla | no data >= 2000; left side not measured: 0 waits < minimum 10 |'
 	expect_line "$r" '| not measured | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=btrfs <= 0.1` | mode=vanilla | no data <= 0.1; left side not measured |'
-	expect_line "$r" '| not enough runs | `waits.task.rl-reader.events == 0` | fs=ext4 mode=vanilla | 0 (n=2, spread 0) == 0; a verdict needs 3 runs a side (--repeat 3) |'
+	expect_line "$r" '| not enough runs | `waits.task.rl-reader.events == 0` | fs=ext4 mode=vanilla | 0 (n=2, spread 0) == 0; waits.task.rl-reader.events == 0 in 2 of 2 seeds (95% CI 0.34-1.00); a verdict needs 3 runs a side (--repeat 3) |'
 	expect_line "$r" '| not measured | `workload.oom_kills mode=patched == 0` | fs=ext4 | no data == 0; left side not measured |'
-	expect_line "$r" "| fs-completion | 0 | 0 | 0 | 0 | 18 |"
+	expect_line "$r" "| fs-completion | 0 | 0 | 0 | 0 | 0 | 18 |"
 	# headline tables: medians over the repeats (under the cpu clock the
 	# two repeats of this matrix gave the same figures: no min–max), n.s. marks
 	# (the writer's reason=dirty columns: those its checks read)
@@ -105,6 +106,53 @@ t_report_oom_killed_runs_dropped() {
 	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
 	r=$m/report.md
 	expect_line "$r" '| not enough runs | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | 0.5 (n=1, spread 0) >= 0.5; a verdict needs 3 runs a side (--repeat 3); 1 OOM-killed run dropped |'
+}
+
+# add_repeat MATRIX RUN N: a copy of run folder RUN (NAME.rK) as repeat N,
+# its run.conf and summary rows renamed: one more seed that gave the
+# same figures
+add_repeat() {
+	local src=$1/runs/$2 name=${2%.r*}.r$3 dst
+	dst=$1/runs/$name
+	cp -r "$src" "$dst"
+	sed -i -e "s/^run=.*/run=$name/" -e "s/^umid=.*/umid=rl-$name/" \
+		-e "s/^repeat=.*/repeat=$3/" -e "s/^seed=.*/seed=$3/" "$dst/run.conf"
+	awk -F'\t' -v OFS='\t' -v run="$name" -v n="$3" '{ $1 = run; $6 = n; print }' \
+		"$src/derived/summary.tsv" >"$dst/derived/summary.tsv"
+}
+
+# Verdicts that use the variation: identical runs are "not enough variation
+# to judge"; runs that differ get a bootstrap interval; a count outcome is
+# a share of seeds with its Wilson interval.
+# shellcheck disable=SC2016 # the backquotes are markdown
+t_report_verdicts_use_the_variation() {
+	local m r s
+	m=$(report_copy variation)
+	# xfs patched: 12 dirty waits a run, share 0.5 in each of three seeds
+	for s in "$m"/runs/fs-completion.xfs.patched.r*/derived/summary.tsv; do
+		sed -i 's/\(\twaits.task.rl-dd.reason.dirty.events\t\)2$/\112/' "$s"
+	done
+	add_repeat "$m" fs-completion.xfs.patched.r2 3
+	# the reader's zero waits: 3 seeds on vanilla, 4 on patched
+	add_repeat "$m" usb-responsiveness.ext4.vanilla.r2 3
+	add_repeat "$m" usb-responsiveness.ext4.patched.r2 3
+	add_repeat "$m" usb-responsiveness.ext4.patched.r2 4
+	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
+	r=$m/report.md
+	expect_line "$r" '| not enough variation to judge | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | 0.5 (n=3, spread 0) >= 0.5; difference 0, no interval: every run gave the same value (spread 0), so nothing varied to judge it by; the check holds on these values |'
+	expect_line "$r" '| inconclusive | `waits.task.rl-reader.events == 0` | fs=ext4 mode=vanilla | 0 (n=3, spread 0) == 0; waits.task.rl-reader.events == 0 in 3 of 3 seeds (95% CI 0.44-1.00) |'
+	expect_line "$r" '| reproduced | `waits.task.rl-reader.events == 0` | fs=ext4 mode=patched | 0 (n=4, spread 0) == 0; waits.task.rl-reader.events == 0 in 4 of 4 seeds (95% CI 0.51-1.00) |'
+	expect_line "$r" "| fs-completion | 0 | 0 | 0 | 1 | 0 | 17 |"
+	expect_line "$r" "| usb-responsiveness | 1 | 0 | 1 | 0 | 0 | 0 |"
+	# a seed that differs: an interval with width, judged by it
+	s=$m/runs/fs-completion.xfs.patched.r3/derived/summary.tsv
+	sed -i 's/\(\twaits.task.rl-dd.reason.dirty.full_timeout_share\t\)0.5000$/\10.75/' "$s"
+	grep -q 'dirty.full_timeout_share.0.75$' "$s" || fail "cannot change the run's share"
+	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
+	expect_line "$r" '| reproduced | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | 0.5 (n=3, spread 0.25) >= 0.5; difference 0 [95% CI 0, 0.25] |'
+	# the spread beside the median, and the header's count of cells that varied
+	expect_match "$r" '^\| xfs \| patched \| 3 \| .* \| 12 \| 0\.5 \(0\.5–0\.75\) \| 12259 \|$'
+	expect_line "$r" "- Variation between repeats: of 8 scenario/fs/mode cells with two or more ok runs, 1 varied in some figure and 7 gave the same figures in every repeat (the host's run.wall_seconds aside)"
 }
 
 # shellcheck disable=SC2016 # the backquotes are markdown

@@ -1224,23 +1224,87 @@ enum agg_verdict_kind agg_interval_verdict(enum agg_op op, double lo, double hi)
 	return AGG_INCONCLUSIVE;
 }
 
+/* Does a OP b hold? */
+static int holds(enum agg_op op, double a, double b)
+{
+	return agg_interval_verdict(op, a - b, a - b) == AGG_REPRODUCED;
+}
+
+int agg_wilson(size_t k, size_t n, double *lo, double *hi)
+{
+	const double z = 1.959963984540054;	/* the normal's 97.5th percentile */
+	double p, d, centre, half;
+
+	if (!n || k > n)
+		return -1;
+	p = (double)k / (double)n;
+	d = 1 + z * z / n;
+	centre = (p + z * z / (2.0 * n)) / d;
+	half = z / d * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n));
+	*lo = k ? fmax(0, centre - half) : 0;
+	*hi = k < n ? fmin(1, centre + half) : 1;
+	return 0;
+}
+
+enum agg_verdict_kind agg_share_verdict(double lo, double hi)
+{
+	if (lo > AGG_SHARE_MAJORITY)
+		return AGG_REPRODUCED;
+	if (hi < AGG_SHARE_MAJORITY)
+		return AGG_NOT_REPRODUCED;
+	return AGG_INCONCLUSIVE;
+}
+
+/* A metric that counts events: how many, or whether any, per run. */
+static int count_metric(const char *m)
+{
+	size_t len = strlen(m), el = strlen(EVENTS_SUFFIX);
+
+	if (!strcmp(m, AGG_OOM_METRIC) || !strncmp(m, "counter.", 8))
+		return 1;
+	return !strncmp(m, "waits.", 6) && len > el &&
+	       !strcmp(m + len - el, EVENTS_SUFFIX);
+}
+
+int agg_count_check(const struct agg_check *c)
+{
+	return c->right.is_number && count_metric(c->left.metric);
+}
+
 /* The verdict of one cell, from both sides' values. */
 static int decide(const struct agg_check *c, struct agg_verdict *v,
 		  const double *lv, const double *rv)
 {
+	size_t i;
+
 	if (!v->left.n || !v->right.n) {
 		v->kind = AGG_NOT_MEASURED;
 		return 0;
+	}
+	if (agg_count_check(c)) {
+		v->is_count = 1;
+		for (i = 0; i < v->left.n; i++)
+			v->hits += holds(c->op, lv[i], c->right.number);
+		agg_wilson(v->hits, v->left.n, &v->share_lo, &v->share_hi);
 	}
 	if (v->left.n < AGG_MIN_RUNS ||
 	    (!c->right.is_number && v->right.n < AGG_MIN_RUNS)) {
 		v->kind = AGG_NOT_ENOUGH_RUNS;
 		return 0;
 	}
+	if (v->is_count) {
+		v->kind = agg_share_verdict(v->share_lo, v->share_hi);
+		return 0;
+	}
+	v->has_diff = 1;
+	v->diff = v->left.median - v->right.median;
+	if (v->left.spread == 0 && v->right.spread == 0) {
+		v->kind = AGG_NO_VARIATION;
+		return 0;
+	}
 	if (agg_bootstrap_diff(lv, v->left.n, rv, v->right.n, &v->lo, &v->hi) < 0)
 		return -1;
 	v->has_interval = 1;
-	v->diff = v->left.median - v->right.median;
 	v->kind = agg_interval_verdict(c->op, v->lo, v->hi);
 	return 0;
 }
@@ -1334,6 +1398,8 @@ const char *agg_verdict_name(enum agg_verdict_kind k)
 		return "not reproduced";
 	case AGG_INCONCLUSIVE:
 		return "inconclusive";
+	case AGG_NO_VARIATION:
+		return "not enough variation to judge";
 	case AGG_NOT_ENOUGH_RUNS:
 		return "not enough runs";
 	case AGG_NOT_MEASURED:
@@ -1487,6 +1553,32 @@ static void dropped_note(char *buf, size_t size, size_t *used,
 	}
 }
 
+/*
+ * "OOM kill in 4 of 10 seeds (95% CI 0.17-0.69)": the share of the runs
+ * (each repeat its own seed) in which a count outcome held.
+ */
+static void share_note(const struct agg_check *c, const struct agg_verdict *v,
+		       char *buf, size_t size, size_t *used)
+{
+	const char *what = NULL;
+	char num[32];
+
+	if (!strcmp(c->left.metric, AGG_OOM_METRIC)) {
+		if (holds(c->op, 1, c->right.number) && !holds(c->op, 0, c->right.number))
+			what = "OOM kill";
+		else if (holds(c->op, 0, c->right.number) && !holds(c->op, 1, c->right.number))
+			what = "no OOM kill";
+	}
+	if (what) {
+		note_add(buf, size, used, "%s", what);
+	} else {
+		agg_format(num, sizeof(num), c->right.number);
+		note_add(buf, size, used, "%s %s %s", c->left.metric, agg_op_name(c->op), num);
+	}
+	note_add(buf, size, used, " in %zu of %zu seeds (95%% CI %.2f-%.2f)", v->hits,
+		 v->left.n, v->share_lo, v->share_hi);
+}
+
 void agg_verdict_note(const struct agg_check *c, const struct agg_verdict *v,
 		      char *buf, size_t size)
 {
@@ -1514,9 +1606,20 @@ void agg_verdict_note(const struct agg_check *c, const struct agg_verdict *v,
 				side_missing(buf, size, &used, "right", r);
 			}
 		}
+	} else if (v->is_count) {
+		share_note(c, v, buf, size, &used);
+		if (v->kind == AGG_NOT_ENOUGH_RUNS)
+			note_add(buf, size, &used, "; a verdict needs %d runs a side (--repeat %d)",
+				 AGG_MIN_RUNS, AGG_MIN_RUNS);
 	} else if (v->kind == AGG_NOT_ENOUGH_RUNS) {
 		note_add(buf, size, &used, "a verdict needs %d runs a side (--repeat %d)",
 			 AGG_MIN_RUNS, AGG_MIN_RUNS);
+	} else if (v->kind == AGG_NO_VARIATION) {
+		agg_format(d, sizeof(d), v->diff);
+		note_add(buf, size, &used,
+			 "difference %s, no interval: every run%s gave the same value (spread 0), so nothing varied to judge it by; the check %s on these values",
+			 d, both ? " of each side" : "",
+			 holds(c->op, v->left.median, v->right.median) ? "holds" : "fails");
 	} else {
 		agg_format(d, sizeof(d), v->diff);
 		agg_format(lo, sizeof(lo), v->lo);

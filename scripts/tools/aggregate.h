@@ -124,11 +124,23 @@ struct agg_check {
 };
 
 /*
- * A verdict needs AGG_MIN_RUNS runs on each measured side; it then rests
- * on a bootstrap 95% interval of the difference of medians (left minus
- * right; a number on the right has no spread): reproduced when the whole
- * interval is on the check's side, not reproduced when it is all on the
- * other, inconclusive when it spans both.
+ * A verdict needs AGG_MIN_RUNS runs on each measured side.  Then:
+ *  - A count outcome (agg_count_check: a count metric against a number,
+ *    as workload.oom_kills > 0 or waits.task.COMM.events == 0) is the
+ *    share of the left side's runs (seeds) in which the check held, with
+ *    its Wilson score 95% interval: reproduced when the whole interval is
+ *    above 1/2 (the check holds in most seeds), not reproduced when it is
+ *    below, inconclusive when it holds 1/2.  Over an odd number of
+ *    seeds the median holds the check exactly when more than half of
+ *    them do: this is the median's question with an interval a yes/no
+ *    outcome can have.
+ *  - Otherwise, when every run of each side gave the same value (spread
+ *    0; a number on the right has none), there is no variation to judge
+ *    a difference by: "not enough variation to judge", never reproduced.
+ *  - Otherwise a bootstrap 95% interval of the difference of medians (left
+ *    minus right; a number on the right has no spread): reproduced when
+ *    the whole interval is on the check's side, not reproduced when it is
+ *    all on the other, inconclusive when it spans both.
  */
 #define AGG_MIN_RUNS	3
 #define AGG_BOOTSTRAP	2000
@@ -151,10 +163,13 @@ struct agg_check {
 #define AGG_OOM_METRIC	"workload.oom_kills"
 #define AGG_MIN_WAITS	10
 
+/* In the order of the report's columns: judged, then why not. */
 enum agg_verdict_kind {
 	AGG_REPRODUCED, AGG_NOT_REPRODUCED, AGG_INCONCLUSIVE,
-	AGG_NOT_ENOUGH_RUNS, AGG_NOT_MEASURED, AGG_NVERDICTS
+	AGG_NO_VARIATION, AGG_NOT_ENOUGH_RUNS, AGG_NOT_MEASURED, AGG_NVERDICTS
 };
+/* The share a count outcome's verdict is judged against. */
+#define AGG_SHARE_MAJORITY	0.5
 
 /* Values of one side in one cell; n = 0 when nothing was measured. */
 struct agg_value {
@@ -171,8 +186,26 @@ struct agg_verdict {
 	enum agg_verdict_kind kind;
 	struct agg_value left, right;
 	int has_interval;		/* enough runs: diff and its interval */
+	int has_diff;			/* diff set (has_interval, or no variation) */
 	double diff, lo, hi;		/* median difference, 95% interval */
+	int is_count;			/* a count outcome: the share below */
+	size_t hits;			/* left runs in which the check held */
+	double share_lo, share_hi;	/* Wilson 95% interval of hits / left.n */
 };
+
+/*
+ * Wilson score 95% interval (z = 1.959964) of a share of k in n: 0 and
+ * [*lo, *hi] within [0, 1], or -1 for n = 0 or k > n.
+ */
+int agg_wilson(size_t k, size_t n, double *lo, double *hi);
+/* The verdict of a count outcome's share interval (see AGG_MIN_RUNS). */
+enum agg_verdict_kind agg_share_verdict(double lo, double hi);
+/*
+ * Is c a count outcome: a count metric (workload.oom_kills, a waits.*
+ * metric ending in .events, a counter.*) on the left, a number on the
+ * right?
+ */
+int agg_count_check(const struct agg_check *c);
 
 /*
  * The bootstrap interval of median(a) - median(b) (b may be one number,
@@ -260,9 +293,11 @@ size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 		      const struct agg_check *c, struct agg_verdict **out);
 const char *agg_verdict_name(enum agg_verdict_kind k);
 /*
- * What a verdict rests on: "difference D [95% CI lo, hi]", "n < 3 runs",
- * which side was not measured (and why: "N waits < minimum M"), then the
- * runs each side dropped (OOM-killed, too few waits).
+ * What a verdict rests on: "difference D [95% CI lo, hi]", a count
+ * outcome's share ("OOM kill in 4 of 10 seeds (95% CI 0.17-0.69)"), that
+ * the runs did not vary, "n < 3 runs", which side was not measured (and
+ * why: "N waits < minimum M"), then the runs each side dropped
+ * (OOM-killed, too few waits).
  */
 void agg_verdict_note(const struct agg_check *c, const struct agg_verdict *v,
 		      char *buf, size_t size);

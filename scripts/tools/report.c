@@ -45,6 +45,16 @@ static const char *fmt(char *buf, size_t size, double v)
 	return buf;
 }
 
+/* A group's median, then its min–max when its runs differ. */
+static void median_range(FILE *f, const struct agg_group *g)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(f, "%s", fmt(a, sizeof(a), g->median));
+	if (g->n > 1 && rep_formatted_differ(g->min, g->max))
+		fprintf(f, " (%s–%s)", fmt(b, sizeof(b), g->min), fmt(c, sizeof(c), g->max));
+}
+
 char *rep_conf_value(const char *text, const char *key)
 {
 	size_t klen = strlen(key), n;
@@ -167,6 +177,41 @@ static void kernels_line(struct rep *r, FILE *f)
 	strv_free(&names);
 }
 
+/*
+ * How much the repeats varied: the cells (scenario, fs, profile, mode)
+ * with two or more ok runs, and how many of them differed in a figure
+ * other than the host's wall time.  While the seed moves nothing a
+ * scenario uses, every cell's repeats are identical, and the report says
+ * so before any verdict.
+ */
+static void variation_line(struct rep *r, FILE *f)
+{
+	struct strv cells = { 0 }, varied = { 0 };
+	char key[1024];
+	size_t i, j;
+
+	for (i = 0; i < r->nscn; i++)
+		for (j = 0; j < r->scn[i].ngroups; j++) {
+			const struct agg_group *g = &r->scn[i].groups[j];
+
+			if (g->n < 2)
+				continue;
+			snprintf(key, sizeof(key), "%s %s %s %s", g->dim[AGG_SCENARIO],
+				 g->dim[AGG_FS], g->dim[AGG_PROFILE], g->dim[AGG_MODE]);
+			strv_add_unique(&cells, key);
+			if (g->spread > 0 && strcmp(g->metric, "run.wall_seconds"))
+				strv_add_unique(&varied, key);
+		}
+	if (cells.n && !varied.n)
+		fprintf(f, "- Variation between repeats: none; each of the %zu scenario/fs/mode cells with two or more ok runs gave the same figures in every repeat (the host's run.wall_seconds aside): the seeds moved nothing these runs measure\n",
+			cells.n);
+	else if (cells.n)
+		fprintf(f, "- Variation between repeats: of %zu scenario/fs/mode cells with two or more ok runs, %zu varied in some figure and %zu gave the same figures in every repeat (the host's run.wall_seconds aside)\n",
+			cells.n, varied.n, cells.n - varied.n);
+	strv_free(&cells);
+	strv_free(&varied);
+}
+
 static void header(struct rep *r, FILE *f)
 {
 	struct status_count *counts;
@@ -244,6 +289,7 @@ static void header(struct rep *r, FILE *f)
 		fprintf(f, "; %zu interrupted attempts that a resume redid are not counted",
 			r->interrupted);
 	fprintf(f, "\n");
+	variation_line(r, f);
 	if (*r->malformed_note)
 		fprintf(f, "- Summary rows: %s\n", r->malformed_note);
 	fprintf(f, "- Regenerate with `scripts/report.sh THIS-FOLDER` or `make report RESULTS=THIS-FOLDER`: it reads the saved run folders only.\n\n");
@@ -280,8 +326,9 @@ static void checks_at_a_glance(struct rep *r, FILE *f)
 	size_t i, j, k, c[AGG_NVERDICTS];
 
 	fprintf(f, "## Checks at a glance\n\n");
-	fprintf(f, "A verdict needs %d runs on each side and rests on a bootstrap 95%% interval of the difference of medians (%d resamples): reproduced when the whole interval is on the check's side, not reproduced when all of it is on the other, inconclusive when it spans both.\n\n",
-		AGG_MIN_RUNS, AGG_BOOTSTRAP);
+	fprintf(f, "A verdict needs %d runs on each side. A count outcome (a count metric against a number: OOM kills, zero waits) is the share of seeds in which the check held, with its Wilson score 95%% interval: reproduced when the whole interval is above %g (the check holds in most seeds), not reproduced when it is below, inconclusive when it contains %g. Any other check rests on a bootstrap 95%% interval of the difference of medians (%d resamples): reproduced when the whole interval is on the check's side, not reproduced when all of it is on the other, inconclusive when it spans both; when every run of each side gave the same value, the interval has no width and the verdict is \"%s\".\n\n",
+		AGG_MIN_RUNS, AGG_SHARE_MAJORITY, AGG_SHARE_MAJORITY, AGG_BOOTSTRAP,
+		agg_verdict_name(AGG_NO_VARIATION));
 	fprintf(f, "| scenario |");
 	for (k = 0; k < AGG_NVERDICTS; k++)
 		fprintf(f, " %s |", agg_verdict_name(k));
@@ -358,7 +405,6 @@ static void runs_not_ok(struct rep *r, FILE *f)
 static void metric_table(struct rep *r, struct rep_scn *s, FILE *f,
 			 const struct strv *metrics, const struct strv *titles)
 {
-	char a[32], b[32], c[32];
 	size_t i, j, k;
 
 	fprintf(f, "| fs | mode | runs |");
@@ -387,11 +433,8 @@ static void metric_table(struct rep *r, struct rep_scn *s, FILE *f,
 					fprintf(f, " - |");
 					continue;
 				}
-				fprintf(f, " %s", fmt(a, sizeof(a), g->median));
-				fmt(b, sizeof(b), g->min);
-				fmt(c, sizeof(c), g->max);
-				if (g->n > 1 && rep_formatted_differ(g->min, g->max))
-					fprintf(f, " (%s–%s)", b, c);
+				fprintf(f, " ");
+				median_range(f, g);
 				if (rep_not_significant(r, s, fs, m, metrics->v[k]))
 					fprintf(f, " n.s.");
 				fprintf(f, " |");
@@ -450,7 +493,7 @@ static void mechanism_cell(struct rep *r, const struct rep_scn *s, const struct 
 			   FILE *f)
 {
 	const struct agg_side *sides[] = { &v->check->left, &v->check->right };
-	char wfs[64], wmode[64], a[32], b[32];
+	char wfs[64], wmode[64];
 	const char *fs_where = where_value(v->v.where, "fs", wfs, sizeof(wfs));
 	const char *mode_where = where_value(v->v.where, "mode", wmode, sizeof(wmode));
 	char wkernel[64], side_mode[160];
@@ -483,9 +526,12 @@ static void mechanism_cell(struct rep *r, const struct rep_scn *s, const struct 
 			gap = rep_group(s, r->fs.v[i], mode ? mode : r->ref_mode, "completion.gap_ms_p50");
 			if (!folios || !gap)
 				continue;
-			fprintf(f, "%s%s %s: %s folios a completion, every %s ms", any ? "; " : "",
-				r->fs.v[i], mode ? mode : r->ref_mode, fmt(a, sizeof(a), folios->median),
-				fmt(b, sizeof(b), gap->median));
+			fprintf(f, "%s%s %s: ", any ? "; " : "", r->fs.v[i],
+				mode ? mode : r->ref_mode);
+			median_range(f, folios);
+			fprintf(f, " folios a completion, every ");
+			median_range(f, gap);
+			fprintf(f, " ms");
 			any = 1;
 		}
 	}
@@ -505,7 +551,7 @@ static void thread_table(struct rep *r, FILE *f)
 	size_t i, j;
 
 	fprintf(f, "## The threads' figures beside the lab's\n\n");
-	fprintf(f, "Each check of each scenario: the thread's figures as the scenario file quotes them, the lab's as measured (median of the ok runs, their number and spread), the verdict, and how the filesystems completed writeback in those runs (median folios one completion ended and median gap between two: trace event writeback_end_batch).\n\n");
+	fprintf(f, "Each check of each scenario: the thread's figures as the scenario file quotes them, the lab's as measured (median of the ok runs, their number and spread), the verdict, and how the filesystems completed writeback in those runs (median folios one completion ended and median gap between two, min–max over the runs when they differ: trace event writeback_end_batch).\n\n");
 	fprintf(f, "| experiment | the thread | check | where | the lab | verdict | writeback completions |\n|---|---|---|---|---|---|---|\n");
 	for (i = 0; i < r->nscn; i++) {
 		struct rep_scn *s = &r->scn[i];
@@ -631,7 +677,7 @@ static void completion_section(struct rep *r, struct rep_scn *s, FILE *f)
 	if (!rep_any_group_max_above(s, "completion.events", 0))
 		return;
 	fprintf(f, "### Writeback completions\n\n");
-	fprintf(f, "Each completion ends writeback on a batch of folios (a bio, an ext4 io_end, a chain of merged xfs ioends: trace event writeback_end_batch); gap: the time between two completions on the device; reclaim folios: folios reclaim had tagged PG_reclaim, so reclaim was waiting for them. Median over the ok runs.\n\n");
+	fprintf(f, "Each completion ends writeback on a batch of folios (a bio, an ext4 io_end, a chain of merged xfs ioends: trace event writeback_end_batch); gap: the time between two completions on the device; reclaim folios: folios reclaim had tagged PG_reclaim, so reclaim was waiting for them. Median over the ok runs (min–max when they differ).\n\n");
 	columns_table(r, s, f, (int)strlen("completion"), "completion", cols, titles,
 		      sizeof(cols) / sizeof(cols[0]));
 }
@@ -641,6 +687,7 @@ static void workload_section(struct rep *r, struct rep_scn *s, FILE *f)
 	struct strv m = { 0 };
 
 	fprintf(f, "### Workload\n\n");
+	fprintf(f, "Median over the ok runs (min–max when they differ).\n\n");
 	rep_metrics_like(s, &m, "tool.", ".mbps", NULL);
 	strv_remove_prefix(&m, "tool.verify.");
 	strv_add_unique(&m, "workload.oom_kills");
@@ -721,7 +768,7 @@ static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
 	if (!devs.n)
 		fprintf(f, "No complete iostat interval in any run (the workloads were shorter than the sampling interval).\n\n");
 	else
-		fprintf(f, "sysstat's `iostat -x` in the guest, each second of the workload (its kB are 1024 bytes): rates are means over the seconds, wareq-sz and w_await are weighted by the writes; avgrq-sz, which sysstat 12 no longer prints, is (rkB/s + wkB/s) * 2 / (r/s + w/s) in 512-byte sectors.\n\n");
+		fprintf(f, "sysstat's `iostat -x` in the guest, each second of the workload (its kB are 1024 bytes); median over the ok runs (min–max when they differ) of each run's means over the seconds: rates are means, wareq-sz and w_await are weighted by the writes; avgrq-sz, which sysstat 12 no longer prints, is (rkB/s + wkB/s) * 2 / (r/s + w/s) in 512-byte sectors.\n\n");
 	for (i = 0; i < devs.n; i++) {
 		/* iostat.DEV.util_mean -> DEV */
 		const char *d = devs.v[i] + strlen("iostat.");
@@ -762,11 +809,11 @@ static void blktrace_section(struct rep *r, struct rep_scn *s, FILE *f)
 static void counters_section(struct rep *r, struct rep_scn *s, FILE *f)
 {
 	struct strv cells = { 0 }, counters = { 0 };
-	char cell[256], a[32];
+	char cell[256];
 	size_t i, j;
 
 	fprintf(f, "### Counters\n\n");
-	fprintf(f, "Median over the ok runs of the debugfs counters after the workload, as `grep -r . /debug/vm` shows them; counters that are 0 in every run are left out.\n\n");
+	fprintf(f, "Median over the ok runs (min–max when they differ) of the debugfs counters after the workload, as `grep -r . /debug/vm` shows them; counters that are 0 in every run are left out.\n\n");
 	for (i = 0; i < r->fs.n; i++)
 		for (j = 0; j < r->modes.n; j++)
 			if (rep_count_runs(r, s->name, r->fs.v[i], r->modes.v[j], 1)) {
@@ -800,7 +847,12 @@ static void counters_section(struct rep *r, struct rep_scn *s, FILE *f)
 			*slash = '\0';
 			g = rep_group(s, cells.v[i], slash + 1, counters.v[j]);
 			*slash = '/';
-			fprintf(f, " %s |", g ? fmt(a, sizeof(a), g->median) : "-");
+			fprintf(f, " ");
+			if (g)
+				median_range(f, g);
+			else
+				fprintf(f, "-");
+			fprintf(f, " |");
 		}
 		fprintf(f, "\n");
 	}

@@ -612,25 +612,26 @@ TEST(test_eval_per_kernel)
 
 	agg_init(&s);
 	for (i = 0; i < 3; i++)
-		for (r = 1; r <= 3; r++) {
+		for (r = 1; r <= 4; r++) {
 			snprintf(line, sizeof(line), "m.ext4.%s.r%zu\tmemcg-dd\text4\thdd\t%s\t%zu\tworkload.oom_kills\t%s",
 				 modes[i], r, modes[i], r, kills[i]);
 			CHECK_EQ_INT(agg_feed_line(&s, line), AGG_ROW);
 		}
 	CHECK_EQ_INT(agg_finish(&s), 0);
+	/* a count outcome: OOM-killed in 4 of 4 seeds (0.51-1), 0 of 4 */
 	n = eval(&s, "memcg-dd", "workload.oom_kills mode=vanilla > 0", &c, &v);
 	CHECK_EQ_INT(n, 2);
 	x = verdict(v, n, "fs=ext4 kernel=6.1");
-	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 3 && x->left.median == 2);
+	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 4 && x->left.median == 2);
 	x = verdict(v, n, "fs=ext4 kernel=6.12");
-	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->left.n == 3);
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->left.n == 4);
 	free(v);
 	/* 6.1 has no patched runs: not measured there, measured on 6.12 */
 	n = eval(&s, "memcg-dd", "workload.oom_kills mode=patched < mode=vanilla", &c, &v);
 	x = verdict(v, n, "fs=ext4 kernel=6.1");
-	CHECK(x && x->kind == AGG_NOT_MEASURED && x->right.n == 3);
+	CHECK(x && x->kind == AGG_NOT_MEASURED && x->right.n == 4);
 	x = verdict(v, n, "fs=ext4 kernel=6.12");
-	CHECK(x && x->left.n == 3 && x->right.n == 3);
+	CHECK(x && x->left.n == 4 && x->right.n == 4);
 	free(v);
 	/* no mode named: one cell per mode, the kernel in its name */
 	n = eval(&s, "memcg-dd", "workload.oom_kills == 0", &c, &v);
@@ -774,7 +775,7 @@ TEST(test_format_and_print)
 	CHECK_STR(out,
 		  "scenario\tfs\tprofile\tmode\tmetric\tn\tmedian\tmin\tmax\tspread\n"
 		  "memcg-dd\text4\thdd\tpatched\ttool.v1-writer1.mbps\t2\t41.5\t41\t42\t1\n"
-		  "memcg-dd\tworkload.oom_kills mode=vanilla > 0\tfs=ext4\tnot enough runs\t1.5\t2\t1\t>\t0\t-\t-\ta verdict needs 3 runs a side (--repeat 3)\n");
+		  "memcg-dd\tworkload.oom_kills mode=vanilla > 0\tfs=ext4\tnot enough runs\t1.5\t2\t1\t>\t0\t-\t-\tOOM kill in 2 of 2 seeds (95% CI 0.34-1.00); a verdict needs 3 runs a side (--repeat 3)\n");
 	free(out);
 	free(v);
 	free(g);
@@ -892,9 +893,10 @@ TEST(test_min_waits_and_oom_killed_runs)
 	feed_rows(&s, rows, sizeof(rows) / sizeof(rows[0]));
 	CHECK_EQ_INT(agg_finish(&s), 0);
 
+	/* three runs counted, but all alike: nothing varied to judge by */
 	n = eval(&s, "fs-completion", DIRTY "full_timeout_share fs=xfs >= 0.5", &c, &v);
 	x = verdict(v, n, "mode=patched");
-	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 3 &&
+	CHECK(x && x->kind == AGG_NO_VARIATION && x->left.n == 3 &&
 	      !x->left.dropped_few && !x->left.dropped_oom);
 	free(v);
 
@@ -956,10 +958,222 @@ TEST(test_min_waits_and_oom_killed_runs)
 	x = verdict(v, n, "mode=patched");
 	CHECK(x && x->left.n == 2 && x->left.dropped_few == 1);
 	free(v);
-	/* a count is no statistic of a distribution: no minimum */
+	/*
+	 * a count is no statistic of a distribution: no minimum; it is a
+	 * count outcome, 3 of 3 seeds, whose interval (0.44-1) holds 1/2
+	 */
 	n = eval(&s, "fs-completion", DIRTY "events fs=ext4 == 0", &c, &v);
 	x = verdict(v, n, "mode=patched");
-	CHECK(x && x->kind == AGG_REPRODUCED && x->left.n == 3);
+	CHECK(x && x->kind == AGG_INCONCLUSIVE && x->left.n == 3 && x->is_count &&
+	      x->hits == 3);
+	free(v);
+	agg_free(&s);
+}
+
+/*
+ * Wilson score 95% intervals against Newcombe (1998), "Two-sided
+ * confidence intervals for the single proportion", Stat Med 17:857,
+ * table I, method 3 (score, no continuity correction): 81/263, 15/148,
+ * 0/20, 1/29; and 4 of 10 seeds, 0.1682-0.6873.
+ */
+TEST(test_wilson_interval)
+{
+	static const struct { size_t k, n; double lo, hi; } known[] = {
+		{ 81, 263, 0.2553, 0.3662 }, { 15, 148, 0.0624, 0.1605 },
+		{ 0, 20, 0, 0.1611 }, { 1, 29, 0.0061, 0.1718 },
+		{ 4, 10, 0.1682, 0.6873 }, { 10, 10, 0.7225, 1 },
+		{ 3, 3, 0.4385, 1 }, { 0, 4, 0, 0.4899 },
+	};
+	double lo, hi, lo2, hi2;
+	size_t i;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		CHECK_EQ_INT(agg_wilson(known[i].k, known[i].n, &lo, &hi), 0);
+		CHECK_NEAR(lo, known[i].lo, 5e-5);
+		CHECK_NEAR(hi, known[i].hi, 5e-5);
+	}
+	/* the ends exactly, and k of n mirrors n - k of n */
+	CHECK_EQ_INT(agg_wilson(0, 7, &lo, &hi), 0);
+	CHECK(lo == 0 && hi < 1);
+	CHECK_EQ_INT(agg_wilson(7, 7, &lo, &hi), 0);
+	CHECK(hi == 1 && lo > 0);
+	CHECK_EQ_INT(agg_wilson(3, 11, &lo, &hi), 0);
+	CHECK_EQ_INT(agg_wilson(8, 11, &lo2, &hi2), 0);
+	CHECK_NEAR(lo, 1 - hi2, 1e-12);
+	CHECK_NEAR(hi, 1 - lo2, 1e-12);
+	CHECK_EQ_INT(agg_wilson(0, 0, &lo, &hi), -1);
+	CHECK_EQ_INT(agg_wilson(3, 2, &lo, &hi), -1);
+	/* most seeds, at 95%: above 1/2, below it, or holding it */
+	CHECK_EQ_INT(agg_share_verdict(0.51, 1), AGG_REPRODUCED);
+	CHECK_EQ_INT(agg_share_verdict(0, 0.49), AGG_NOT_REPRODUCED);
+	CHECK_EQ_INT(agg_share_verdict(0.44, 1), AGG_INCONCLUSIVE);
+	CHECK_EQ_INT(agg_share_verdict(0.17, 0.69), AGG_INCONCLUSIVE);
+}
+
+/* Feeds metric's values of scenario scn, fs ext4, mode, repeats 1..n. */
+static void feed_values(struct agg_set *s, const char *scn, const char *mode,
+			const char *metric, const double *vals, size_t n)
+{
+	char line[512];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(line, sizeof(line), "%s.ext4.%s.r%zu\t%s\text4\thdd\t%s\t%zu\t%s\t%g",
+			 scn, mode, i + 1, scn, mode, i + 1, metric, vals[i]);
+		CHECK_EQ_INT(agg_feed_line(s, line), AGG_ROW);
+	}
+}
+
+TEST(test_count_check_kinds)
+{
+	static const struct { const char *text; int count; } checks[] = {
+		{ "workload.oom_kills mode=vanilla > 0", 1 },
+		{ "workload.oom_kills == 0", 1 },
+		{ "waits.task.rl-reader.events == 0", 1 },
+		{ "waits.events > 0", 1 },
+		{ "counter.nr_reclaim_throttle_kswapd mode=patched > 0", 1 },
+		/* a metric on the right: a difference, not a share */
+		{ "workload.oom_kills mode=patched < mode=vanilla", 0 },
+		{ "waits.task.rl-dd.full_timeout_share >= 0.5", 0 },
+		{ "waits.task.rl-dd.events_per_s > 0", 0 },
+		{ "tool.kupdate.busy_mbps > 40", 0 },
+	};
+	struct agg_check c;
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		CHECK_EQ_INT(agg_parse_check(checks[i].text, &c, err, sizeof(err)), 0);
+		if (agg_count_check(&c) != checks[i].count)
+			fprintf(stderr, "  %s: count %d\n", checks[i].text, !checks[i].count);
+		CHECK_EQ_INT(agg_count_check(&c), checks[i].count);
+	}
+}
+
+/*
+ * A count outcome is the share of seeds in which the check held, with its
+ * Wilson interval; identical runs are judged too (a share varies by seed
+ * even when each seed's run is repeatable).
+ */
+TEST(test_count_outcome_verdicts)
+{
+	static const double four[] = { 0, 2, 0, 1, 0, 0, 3, 0, 0, 1 };
+	static const double all[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const double none[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	const struct agg_verdict *x;
+	struct agg_verdict *v;
+	struct agg_check c;
+	struct agg_set s;
+	char note[320];
+	size_t n;
+
+	agg_init(&s);
+	feed_values(&s, "memcg-dd", "vanilla", "workload.oom_kills", four, 10);
+	feed_values(&s, "memcg-dd", "unthrottled", "workload.oom_kills", all, 10);
+	feed_values(&s, "memcg-dd", "patched", "workload.oom_kills", none, 10);
+	feed_values(&s, "usb", "vanilla", "waits.events", all, 4);
+	feed_values(&s, "usb", "vanilla", "waits.task.rl-reader.events", none, 4);
+	CHECK_EQ_INT(agg_finish(&s), 0);
+
+	n = eval(&s, "memcg-dd", "workload.oom_kills mode=vanilla > 0", &c, &v);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->is_count && x->hits == 4 && x->left.n == 10 &&
+	      x->kind == AGG_INCONCLUSIVE && !x->has_interval);
+	if (x) {
+		CHECK_NEAR(x->share_lo, 0.1682, 5e-5);
+		CHECK_NEAR(x->share_hi, 0.6873, 5e-5);
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK_STR(note, "OOM kill in 4 of 10 seeds (95% CI 0.17-0.69)");
+	}
+	free(v);
+	/* 10 of 10, every run alike: judged all the same */
+	n = eval(&s, "memcg-dd", "workload.oom_kills mode=unthrottled > 0", &c, &v);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->hits == 10 && x->left.spread == 0);
+	free(v);
+	n = eval(&s, "memcg-dd", "workload.oom_kills mode=patched > 0", &c, &v);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->hits == 0);
+	free(v);
+	n = eval(&s, "memcg-dd", "workload.oom_kills mode=patched == 0", &c, &v);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->hits == 10);
+	if (x) {
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK_STR(note, "no OOM kill in 10 of 10 seeds (95% CI 0.72-1.00)");
+	}
+	free(v);
+	/* another threshold: the check as written */
+	n = eval(&s, "memcg-dd", "workload.oom_kills mode=vanilla >= 3", &c, &v);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->hits == 1);
+	if (x) {
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK_STR(note, "workload.oom_kills >= 3 in 1 of 10 seeds (95% CI 0.02-0.40)");
+	}
+	free(v);
+	/* zero waits in 4 of 4 seeds (the missing rule gives the 0s) */
+	n = eval(&s, "usb", "waits.task.rl-reader.events == 0", &c, &v);
+	x = verdict(v, n, "fs=ext4 mode=vanilla");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->hits == 4 && x->left.n == 4);
+	if (x) {
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK_STR(note, "waits.task.rl-reader.events == 0 in 4 of 4 seeds (95% CI 0.51-1.00)");
+	}
+	free(v);
+	agg_free(&s);
+}
+
+/*
+ * Runs whose values are all alike on each side give a bootstrap interval
+ * of no width: "not enough variation to judge", whatever the difference;
+ * one side that varies gives an interval to judge by.
+ */
+TEST(test_no_variation_verdict)
+{
+	static const double a[] = { 170, 170, 170 }, b[] = { 35, 35, 35 };
+	static const double c3[] = { 0.6, 0.6, 0.6 }, varied[] = { 30, 36, 40 };
+	const struct agg_verdict *x;
+	struct agg_verdict *v;
+	struct agg_check c;
+	struct agg_set s;
+	char note[320];
+	size_t n;
+
+	agg_init(&s);
+	feed_values(&s, "fs", "patched", "waits.events", a, 3);
+	feed_values(&s, "fs", "vanilla", "waits.events", b, 3);
+	feed_values(&s, "fs", "patched", "waits.p50_usec", c3, 3);
+	feed_values(&s, "fs", "vanilla", "waits.p50_usec", varied, 3);
+	CHECK_EQ_INT(agg_finish(&s), 0);
+	CHECK_STR(agg_verdict_name(AGG_NO_VARIATION), "not enough variation to judge");
+
+	n = eval(&s, "fs", "waits.events mode=patched > mode=vanilla", &c, &v);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_NO_VARIATION && !x->has_interval && x->has_diff &&
+	      !x->is_count && x->diff == 135);
+	if (x) {
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK_STR(note, "difference 135, no interval: every run of each side gave the same value (spread 0), so nothing varied to judge it by; the check holds on these values");
+	}
+	free(v);
+	/* a number on the right has no spread of its own */
+	n = eval(&s, "fs", "waits.p50_usec mode=patched >= 1", &c, &v);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_NO_VARIATION);
+	if (x) {
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK_STR(note, "difference -0.4, no interval: every run gave the same value (spread 0), so nothing varied to judge it by; the check fails on these values");
+	}
+	free(v);
+	/* one side varies: an interval, and a verdict by it */
+	n = eval(&s, "fs", "waits.p50_usec mode=vanilla > mode=patched", &c, &v);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->has_interval && x->hi > x->lo);
+	free(v);
+	n = eval(&s, "fs", "waits.p50_usec mode=vanilla > 35", &c, &v);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_INCONCLUSIVE && x->has_interval);
 	free(v);
 	agg_free(&s);
 }
