@@ -94,8 +94,8 @@ t_hostfs_results_reach_host() {
 	local run=$TEST_TMP/hostfs token
 	token=token-$RANDOM-$$
 	guest "$run" -- "echo $token >/results/from-guest.txt; mkdir -p /results/sub; echo x >/results/sub/y"
-	[ "$(cat "$run/from-guest.txt")" = "$token" ] || fail "file written in the guest did not reach the host"
-	[ -f "$run/sub/y" ] || fail "folder written in the guest did not reach the host"
+	[ "$(cat "$run/guest/from-guest.txt")" = "$token" ] || fail "file written in the guest did not reach the host"
+	[ -f "$run/guest/sub/y" ] || fail "folder written in the guest did not reach the host"
 }
 
 t_unprivileged_boot() {
