@@ -88,3 +88,35 @@ t_cpu_clock_run_does_not_depend_on_its_folder_name() {
 	grep -m3 -E $'\t(run.simulated_seconds|iostat.ubdb.wareq_sz_mean|waits.events)\t' "$a.rows"
 	diff "$a.rows" "$b.rows" || fail "the folder's name changed the run's figures"
 }
+
+# Scheduling points settle the cpu clock (patch 0022): a kernel loop that
+# neither idles nor returns to user space moves the clock by the work it
+# does.  KUnit's time_travel_cpu suite, booted under the cpu clock: 1000
+# cond_resched() calls in a kernel thread move it by 1000 resched_ns at
+# least (at a normal boot the case checks that nothing is counted).
+t_cpu_clock_moves_at_scheduling_points() {
+	local run=$TEST_TMP/clock-resched
+	guest "$run" --time-travel=cpu --append "kunit.enable=1 kunit.filter_glob=time_travel_cpu" -- true ||
+		fail "guest failed: $(head -1 "$run/status")"
+	python3 "$RL_KSRC/tools/testing/kunit/kunit.py" parse "$run/console.log" >"$run.kunit" 2>&1 ||
+		fail "KUnit failures: $(grep -E 'FAILED|CRASHED|ERROR|Expected' "$run.kunit" | head -5 | tr '\n' ';')"
+	grep -E 'tt_cpu_resched|time_travel_cpu' "$run.kunit"
+	grep -qE '\[PASSED\] tt_cpu_resched_points_move_clock' "$run.kunit" ||
+		fail "the scheduling-point case did not pass under the cpu clock"
+}
+
+# The loops of issue 29: memcg-dd on xfs with vanilla knobs reclaims for
+# the writers' memcg charges, and retries them around OOM kills, in the
+# kernel (millions of folios scanned between two returns to user space).
+# It stalled the cpu clock for hundreds of watchdog ticks (figures that
+# followed the host's load); settled at scheduling points it stalls for
+# none.
+t_cpu_clock_memcg_oom_retry_does_not_stall() {
+	local run=$TEST_TMP/clock-memcg-xfs
+	"$RL_TOP/scripts/run.sh" --out "$run" --time-travel=cpu --timeout 900 \
+		--scenario memcg-dd --mode vanilla --disk xfs >/dev/null ||
+		fail "memcg-dd on xfs under the cpu clock failed: $(head -1 "$run/status")"
+	grep -E '^(wall_seconds|simulated_seconds|clock_stalled_ticks)=' "$run/status"
+	grep -q '^clock_stalled_ticks=0$' "$run/status" ||
+		fail "the cpu clock stalled: $(grep '^clock_stalled_ticks=' "$run/status")"
+}

@@ -75,7 +75,7 @@ clock_args() {
 }
 
 # Prices of the time-travel=cpu cost model (patch 0011), as tt-cpu= names them.
-RL_TT_CPU_ITEMS="syscall_ns copy_ns_per_kb fault_ns alloc_ns scan_ns_per_folio reclaim_ns_per_folio io_ns_per_kb switch_ns fork_ns"
+RL_TT_CPU_ITEMS="syscall_ns copy_ns_per_kb fault_ns alloc_ns scan_ns_per_folio reclaim_ns_per_folio io_ns_per_kb switch_ns fork_ns resched_ns"
 
 # check_tt_cpu PRICES: die unless "name=ns,name=ns" names known prices with
 # whole numbers of at most 10 ms each (what the kernel accepts).
