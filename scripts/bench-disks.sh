@@ -55,12 +55,12 @@ echo "| profile | configured write / read | achieved write / read (1 MiB O_DIREC
 echo "|---|---|---|---|"
 for p in usb-stick hdd ssd; do
 	boot "seq-$p" "$p" seq.sh
-	bench disk-row "$(disk_model "$p")" "$out/seq-$p/write.out" "$out/seq-$p/read.out"
+	bench disk-row "$(disk_model "$p")" "$out/seq-$p/guest/write.out" "$out/seq-$p/guest/read.out"
 done
 echo
 boot rand-hdd hdd rand.sh
-bench random-iops "$(disk_model hdd)" "$out/rand-hdd/rand.out"
+bench random-iops "$(disk_model hdd)" "$out/rand-hdd/guest/rand.out"
 boot rand-hdd-again hdd rand.sh
-echo "same random run twice: $(bench value "$out/rand-hdd/rand.out" seconds) s and $(bench value "$out/rand-hdd-again/rand.out" seconds) s simulated"
+echo "same random run twice: $(bench value "$out/rand-hdd/guest/rand.out" seconds) s and $(bench value "$out/rand-hdd-again/guest/rand.out" seconds) s simulated"
 boot usb200 usb-stick usb200.sh --time-travel
-echo "200 MB write + fsync to usb-stick: $(bench value "$out/usb200/write.out" seconds) s simulated, $(bench value "$out/usb200/status" wall_seconds) s wall"
+echo "200 MB write + fsync to usb-stick: $(bench value "$out/usb200/guest/write.out" seconds) s simulated, $(bench value "$out/usb200/status" wall_seconds) s wall"

@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "guest-read.h"
+#include "report-model.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -25,9 +26,9 @@ static const char usage_text[] =
 	"       " PROG " random-iops PROFILE_VALUES RAND_OUT\n"
 	"       " PROG " value FILE KEY\n"
 	"  ops-row       clock, op, native ns (NATIVE: rl-opbench's output), the\n"
-	"                guest's ns (RUN_BIG/guest.log) and wall ns per op: the\n"
+	"                guest's ns (RUN_BIG/guest/guest.log) and wall ns per op: the\n"
 	"                wall_seconds of RUN_BIG over those of RUN_SMALL, a boot\n"
-	"                that ran fewer ops (n= of each guest.log)\n"
+	"                that ran fewer ops (n= of each guest/guest.log)\n"
 	"  scenario-row  clock, label, status, each writer's MB/s, waits,\n"
 	"                simulated and wall seconds of a memcg-dd summary.tsv\n"
 	"  disk-row      Markdown row: configured (ubd.model values, as\n"
@@ -84,9 +85,9 @@ static struct bench_value list_value(const char *list, const char *key)
 static void ops_row(char **a)
 {
 	struct bench_value native = file_value(a[2], a[1], "ns_per_op");
-	struct bench_value guest = run_value(a[3], "guest.log", a[1], "ns_per_op");
-	struct bench_value n_big = run_value(a[3], "guest.log", a[1], "n");
-	struct bench_value n_small = run_value(a[4], "guest.log", a[1], "n");
+	struct bench_value guest = run_value(a[3], RL_GUEST_DIR "/guest.log", a[1], "ns_per_op");
+	struct bench_value n_big = run_value(a[3], RL_GUEST_DIR "/guest.log", a[1], "n");
+	struct bench_value n_small = run_value(a[4], RL_GUEST_DIR "/guest.log", a[1], "n");
 	struct bench_value big = run_value(a[3], "status", NULL, "wall_seconds");
 	struct bench_value small = run_value(a[4], "status", NULL, "wall_seconds");
 
