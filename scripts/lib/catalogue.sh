@@ -37,7 +37,7 @@ RL_MODES=$(catalogue_names mode)
 
 # The settings of an emulated disk (ubd.model= of the ubd timing model
 # patch); the profiles' values are in the catalogue.
-RL_PROFILE_KEYS="rbw wbw seek req lat qd"
+RL_PROFILE_KEYS="rbw wbw seek req lat qd rpm settle erase_kb erase_us erase_jit"
 
 # disk_model SPEC: "hdd" or "hdd,wbw=50000,seek=4000" -> the ubd.model=
 # value after the unit number, or a die() naming what is wrong.
@@ -59,6 +59,10 @@ disk_model() {
 			fi
 			if [ "$key" = qd ] && { [ "$((10#$val))" -lt 1 ] || [ "$((10#$val))" -gt 1024 ]; }; then
 				die "bad value '$val' for qd in '$spec' (valid: 1 to 1024)"
+			fi
+			# erase_jit is a percentage (patch 0021)
+			if [ "$key" = erase_jit ] && [ "$((10#$val))" -gt 100 ]; then
+				die "bad value '$val' for erase_jit in '$spec' (valid: 0 to 100)"
 			fi
 			params=$(echo ",$params" | sed -E "s/,$key=[0-9]+/,$key=$val/; s/^,//")
 		done

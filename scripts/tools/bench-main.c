@@ -82,6 +82,14 @@ static struct bench_value list_value(const char *list, const char *key)
 	return v;
 }
 
+/* a profile value that older profiles lack: 0 if absent */
+static double list_value_or_0(const char *list, const char *key)
+{
+	struct bench_value v;
+
+	return bench_word(list, BENCH_LIST_SEPS, key, &v) ? 0 : v.num;
+}
+
 static void ops_row(char **a)
 {
 	struct bench_value native = file_value(a[2], a[1], "ns_per_op");
@@ -155,12 +163,15 @@ static void disk_row(char **a)
 	struct bench_value cw = list_value(a[0], "wbw"), cr = list_value(a[0], "rbw");
 	struct bench_value w = file_value(a[1], NULL, "mbps");
 	struct bench_value r = file_value(a[2], NULL, "mbps");
+	/* the write figure of a device with erase stalls is what it sustains */
+	double sw = bench_sustained_kbps(cw.num, list_value_or_0(a[0], "erase_kb"),
+					 list_value_or_0(a[0], "erase_us"));
 
 	if (bench_word_text(a[0], BENCH_LIST_SEPS, "name", name, sizeof(name)))
 		die_usage("no name= in the profile values '%s'", a[0]);
 	printf("| %s | %.1f / %.1f MB/s | %s / %s MB/s | %+.1f%% / %+.1f%% |\n",
-	       name, cw.num / 1000, cr.num / 1000, w.text, r.text,
-	       bench_off_pct(w.num, cw.num), bench_off_pct(r.num, cr.num));
+	       name, sw / 1000, cr.num / 1000, w.text, r.text,
+	       bench_off_pct(w.num, sw), bench_off_pct(r.num, cr.num));
 }
 
 static void random_iops(char **a)
@@ -169,12 +180,13 @@ static void random_iops(char **a)
 	struct bench_value seek = list_value(a[0], "seek"), wbw = list_value(a[0], "wbw");
 	struct bench_value ios = file_value(a[1], NULL, "ios");
 	struct bench_value secs = file_value(a[1], NULL, "seconds");
-	double want = bench_model_iops(seek.num, wbw.num, 4096);
+	double want = bench_model_iops(seek.num, list_value_or_0(a[0], "rpm"),
+					wbw.num, 4096);
 	double got = ios.num / secs.num;
 
 	if (bench_word_text(a[0], BENCH_LIST_SEPS, "name", name, sizeof(name)))
 		die_usage("no name= in the profile values '%s'", a[0]);
-	printf("%s 4 KiB random writes: %.1f IOPS, model 1/(seek + 4K/bw) = %.1f IOPS (%+.1f%%)\n",
+	printf("%s 4 KiB random writes: %.1f IOPS, model 1/(seek + 30/rpm + 4K/bw) = %.1f IOPS (%+.1f%%)\n",
 	       name, got, want, (got / want - 1) * 100);
 }
 

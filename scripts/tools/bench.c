@@ -111,7 +111,19 @@ double bench_off_pct(double mbps, double kbps)
 	return (mbps * 1000 / kbps - 1) * 100;
 }
 
-double bench_model_iops(double seek_us, double wbw_kbps, double bytes)
+double bench_model_iops(double seek_us, double rpm, double wbw_kbps,
+			double bytes)
 {
-	return 1 / (seek_us / 1e6 + bytes / (wbw_kbps * 1000));
+	double rotation = rpm > 0 ? 30 / rpm : 0;
+
+	return 1 / (seek_us / 1e6 + rotation + bytes / (wbw_kbps * 1000));
+}
+
+double bench_sustained_kbps(double wbw_kbps, double erase_kb, double erase_us)
+{
+	double block = erase_kb * 1024;
+
+	if (block <= 0 || wbw_kbps <= 0)
+		return wbw_kbps;
+	return block / (block / wbw_kbps + erase_us / 1000);
 }

@@ -62,8 +62,17 @@ double bench_off_pct(double mbps, double kbps);
 
 /*
  * Operations per second of the ubd timing model (patch 0004) for random
- * writes of bytes each: 1 / (seek + bytes / write bandwidth).
+ * writes of bytes each: 1 / (seek + bytes / write bandwidth), plus half a
+ * revolution of rotational latency on a disk with a spindle speed (patch
+ * 0021: rpm > 0; its seeks then average the profile's seek).
  */
-double bench_model_iops(double seek_us, double wbw_kbps, double bytes);
+double bench_model_iops(double seek_us, double rpm, double wbw_kbps,
+			double bytes);
+
+/*
+ * The write bandwidth a device sustains in kB/s: its write bandwidth, with
+ * an erase stall of erase_us every erase_kb KiB (patch 0021) averaged in.
+ */
+double bench_sustained_kbps(double wbw_kbps, double erase_kb, double erase_us);
 
 #endif

@@ -162,6 +162,13 @@ TEST(test_formulas)
 	CHECK_NEAR(bench_off_pct(6.42, 6500), -1.230769, 1e-5);
 	CHECK_NEAR(bench_off_pct(95, 95000), 0, 1e-12);
 	/* hdd: 8 ms a seek, 95 MB/s: what scripts/bench-disks.sh used to write out */
-	CHECK_NEAR(bench_model_iops(8000, 95000, 4096), 1 / (0.008 + 4096 / 95e6), 1e-9);
-	CHECK_NEAR(bench_model_iops(0, 1000, 1000), 1000, 1e-9);
+	CHECK_NEAR(bench_model_iops(8000, 0, 95000, 4096), 1 / (0.008 + 4096 / 95e6), 1e-9);
+	CHECK_NEAR(bench_model_iops(0, 0, 1000, 1000), 1000, 1e-9);
+	/* at 7200 rpm, half a revolution (4.17 ms) more per request */
+	CHECK_NEAR(bench_model_iops(8000, 7200, 95000, 4096),
+		   1 / (0.008 + 30.0 / 7200 + 4096 / 95e6), 1e-9);
+	/* usb-stick: 30 ms stalls every 4 MiB at 6817 kB/s sustain 6.5 MB/s */
+	CHECK_NEAR(bench_sustained_kbps(6817, 4096, 30000), 6500.06, 0.01);
+	CHECK_NEAR(bench_sustained_kbps(6500, 0, 30000), 6500, 1e-9);
+	CHECK_NEAR(bench_sustained_kbps(0, 4096, 30000), 0, 1e-9);
 }
