@@ -177,6 +177,7 @@ stop_guest() {
 
 cleanup() {
 	stop_guest
+	[ -z "${guest_cgroup:-}" ] || rmdir "$guest_cgroup" 2>/dev/null || true
 	rm -rf "$tmp"
 }
 
@@ -207,6 +208,7 @@ args="$args$(clock_args "$time_travel" "$tt_cpu" "$seed")$(disk_args "$tmp" "$di
 # 61 us unpinned on an idle host; scripts/bench-clock.sh ops).
 [ "$cpu" != auto ] || cpu=$(free_host_cpu)
 echo "$cpu" >"$tmp/cpu"
+guest_process_limit "$run_id"
 # The guest dies with this script, even of SIGKILL (its helpers die with
 # it, UML sets their parent-death signal).
 pin="setpriv --pdeathsig KILL setarch $(uname -m) -R"
@@ -236,12 +238,12 @@ printf 'running\nrun=%s\n' "$run_id" >"$out/status"
 start=$(date +%s.%N)
 # shellcheck disable=SC2086 # $wrap and $args are lists of words
 if [ "$interactive" = 1 ]; then
-	TMPDIR=$tmp $pin $wrap "$kernel" $args || true
+	TMPDIR=$tmp "${guest_limit[@]}" $pin $wrap "$kernel" $args || true
 	# a shell left with exit or poweroff -f (as the banner says): no job
 	# status to wait for
 	status=interactive
 else
-	TMPDIR=$tmp setsid $pin $wrap "$kernel" $args </dev/null >"$out/console.log" 2>&1 &
+	TMPDIR=$tmp setsid "${guest_limit[@]}" $pin $wrap "$kernel" $args </dev/null >"$out/console.log" 2>&1 &
 	uml_pid=$!
 	# bash's own "Aborted" line for a kernel that panicked is noise here:
 	# the console log and the status say what happened.

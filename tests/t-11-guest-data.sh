@@ -190,3 +190,20 @@ t_full_host_disk_gives_a_final_status() {
 	expect_match "$TEST_TMP/tiny-status" '^host_disk_full=1$' "the status"
 	! grep -q 'status.tmp' "$TEST_TMP/tiny-ls" || fail "a status.tmp was left"
 }
+
+# A guest's processes are host processes: their number is bounded
+# (RL_MAX_GUEST_PROCS; a pids cgroup for root, RLIMIT_NPROC for a user),
+# so a guest that forks without end meets a failed fork, not the host's
+# process table.
+t_guest_host_processes_bounded() {
+	local run=$TEST_TMP/procs out
+	# shellcheck disable=SC2016 # the guest's shell expands it
+	RL_MAX_GUEST_PROCS=40 guest "$run" -- 'for i in $(seq 100); do sleep 5 & done; wait' || true
+	tail -3 "$run/guest/guest.log"
+	expect_match "$run/guest/guest.log" "can't fork" "the guest's forks past the bound"
+	[ -z "$(find /sys/fs/cgroup -maxdepth 2 -name "reclaimlab-procs-*" 2>/dev/null)" ] ||
+		fail "the run's cgroup was left behind"
+	out=$(RL_MAX_GUEST_PROCS=5 "$RL_TOP/scripts/run.sh" --out "$TEST_TMP/procs2" -- true 2>&1) &&
+		fail "RL_MAX_GUEST_PROCS=5 was taken"
+	echo "$out" | grep -q "bad RL_MAX_GUEST_PROCS '5' (valid: a whole number from 16 to 65536)" || fail "no clear error: $out"
+}

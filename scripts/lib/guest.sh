@@ -102,6 +102,41 @@ check_host_cpu() {
 	esac
 }
 
+# Host processes a guest may have at once: each guest address space is a
+# host process (400 sleeps in a guest made 136 and rising); a scenario's
+# guest has a few dozen.  RL_MAX_GUEST_PROCS overrides it (16 to 65536).
+RL_MAX_GUEST_PROCS=${RL_MAX_GUEST_PROCS:-1024}
+
+# guest_process_limit RUN_ID: set the array guest_limit to the command
+# words that start the kernel under a bound on its host processes, and
+# guest_cgroup to the cgroup it made (to remove after the run), if any.
+# Root (whose processes RLIMIT_NPROC does not bind) gets a pids cgroup of
+# the run's own where the host has a writable pids controller; another
+# user an RLIMIT_NPROC of its processes now plus the bound.  Where neither
+# can be had the run goes on unbounded, with a note.
+guest_process_limit() {
+	local base mine
+	guest_limit=()
+	guest_cgroup=""
+	check_count RL_MAX_GUEST_PROCS "$RL_MAX_GUEST_PROCS" 16 65536
+	if [ "$(id -u)" = 0 ]; then
+		for base in /sys/fs/cgroup/pids /sys/fs/cgroup; do
+			[ -w "$base/cgroup.procs" ] || continue
+			guest_cgroup=$base/reclaimlab-$1-$$
+			if mkdir "$guest_cgroup" 2>/dev/null && echo "$RL_MAX_GUEST_PROCS" >"$guest_cgroup/pids.max" 2>/dev/null; then
+				# shellcheck disable=SC2016 # $0 and $@ are the inner shell's
+				guest_limit=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$guest_cgroup")
+				return 0
+			fi
+			rmdir "$guest_cgroup" 2>/dev/null || true
+			guest_cgroup=""
+		done
+		note "no writable pids cgroup: the guest's host processes are not bounded"
+		return 0
+	fi
+	mine=$(pgrep -c -u "$(id -u)" || true)
+	guest_limit=(prlimit --nproc=$((mine + RL_MAX_GUEST_PROCS)) --)
+}
 # free_host_cpu: a host CPU that no other running guest of this user is
 # pinned to (each run leaves its CPU in its TMPDIR), else the least used.
 free_host_cpu() {
