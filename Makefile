@@ -55,7 +55,7 @@ test: all
 	@tests/run-tests.sh
 
 # The main job: scenarios x filesystems x patched/vanilla, then the report.
-# make compare ARGS="--scenario all --repeat 3"; make report RESULTS=dir
+# make compare ARGS="--scenario all --repeat 5"; make report RESULTS=dir
 compare: all
 	@scripts/compare.sh $(ARGS)
 

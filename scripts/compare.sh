@@ -32,8 +32,9 @@ usage: scripts/compare.sh [options]
   --set KEY=VALUE   override a scenario parameter; repeatable
   --preset NAME     every scenario's named parameter set (thread: the
                     thread's own scale; see --list), before any --set
-  --repeat N        runs of each combination (default: 3: a verdict needs
-                    3 runs a side)
+  --repeat N        runs of each combination, seeds 1 to N (default: 5: a
+                    count outcome, OOM kills or zero waits, needs 4 seeds
+                    that agree to be decided; 5 decide it with a margin)
   --jobs N          guests at once (default: number of CPUs)
   --timeout SECONDS watchdog per run (default: each scenario's own)
   --clock MODE      guest clock: $RL_CLOCKS (default: $RL_DEFAULT_CLOCK;
@@ -63,7 +64,7 @@ profile=""
 mem=""
 sets=""
 preset=""
-repeat=3
+repeat=5
 jobs=$(nproc)
 timeout=""
 clock=$RL_DEFAULT_CLOCK
