@@ -231,6 +231,7 @@ else
 fi
 # the guest reads its own copies; the host's stay out of its reach
 cp "$out/job.env" "$out/job.sh" "$out/$RL_GUEST/"
+chmod 0600 "$out/$RL_GUEST/job.env" "$out/$RL_GUEST/job.sh"
 echo "$args" >"$out/cmdline"
 write_run_conf >"$out/run.conf"
 printf 'running\nrun=%s\n' "$run_id" >"$out/status"

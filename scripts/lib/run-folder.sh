@@ -68,16 +68,18 @@ create_run_folder() {
 	echo "$out"
 }
 
-# hostfs_args TMP DIR: link TMP/run to the run folder DIR and print the
-# kernel arguments that give the guest DIR and nothing else.  hostfs=:
-# every hostfs mount of the guest resolves beneath the run folder, and
-# "confine" refuses symlinks, device nodes, owner changes and set-id bits
-# there (patch 0009): the guest reaches the host through this folder only,
-# and leaves nothing in it that host tools would follow out.  The guest
-# sees the run folder as TMP/run, a link of fixed length: the folder's own
-# path would vary the length of every process's environment in the guest
-# (hostfs= goes to init's), which moves page boundaries and with them the
-# cpu clock's figures.
+# hostfs_args TMP DIR: link TMP/run to DIR (the run's guest/ folder) and
+# print the kernel arguments that give the guest DIR and nothing else.
+# hostfs=: every hostfs mount of the guest resolves beneath DIR, and
+# "confine" (patch 0009) lets the guest mount only DIR itself, refuses
+# symlinks, device nodes, owner changes and set-id bits there, and drops
+# group and other permission bits from what it creates or chmods: the
+# guest reaches the host through this folder only, and nobody but the
+# run's user can leave anything in it for host tools to follow.  The guest
+# sees DIR as TMP/run, a link of fixed length: the folder's own path would
+# vary the length of every process's environment in the guest (hostfs=
+# goes to init's), which moves page boundaries and with them the cpu
+# clock's figures.
 hostfs_args() {
 	ln -s "$2" "$1/run" &&
 	echo "hostfs=$1/run,confine reclaimlab.run=$1/run"
