@@ -53,6 +53,15 @@ gdb_batch_run() {
 			"$@" 2>"$run.err" || true
 		fi
 		cat "$run.err"
+		# A known fault, not yet explained (see the session note of
+		# 2026-12-03): once in about four loaded runs the kernel, its
+		# job done and powered down, takes os_dump_core()'s SIGTERM
+		# under gdb ("received signal SIGTERM" in kill()).  It is
+		# retried once, and said so; a second time fails the test.
+		if grep -q 'received signal SIGTERM' "$run/gdb.log" 2>/dev/null && [ "$try" = 1 ]; then
+			echo "KNOWN FAULT: the kernel got SIGTERM at its end under gdb; retrying once"
+			continue
+		fi
 		grep -q 'not in executable format\|kernel .* not found' "$run.err" "$run/gdb.log" \
 			2>/dev/null || break
 		echo "kernel was being rebuilt (try $try); waiting"
