@@ -1,7 +1,7 @@
 #!/bin/bash
 # reclaimlab test runner: host unit tests of the C tools, then the t-*.sh
 # test files in name order.  Each t_* function runs in a subshell with
-# set -eu; its output goes to build/test-logs/<name>.log and is shown when
+# set -eu -o pipefail; its output goes to build/test-logs/<name>.log and is shown when
 # it fails.  The last line is "N passed, N failed".
 #
 #   tests/run-tests.sh            everything
@@ -53,7 +53,7 @@ run_unit_tests() {
 run_test() {
 	local name=$1 log=$LOGS/$1.log start
 	start=$(date +%s)
-	if (set -eu; "$name") >"$log" 2>&1; then
+	if (set -eu -o pipefail; "$name") >"$log" 2>&1; then
 		record ok "$name ($(($(date +%s) - start))s)"
 	else
 		record fail "$name ($(($(date +%s) - start))s)"

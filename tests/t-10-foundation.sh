@@ -131,7 +131,7 @@ t_bad_input_is_rejected() {
 		# shellcheck disable=SC2086 # the options are split into words
 		out=$("$RL_TOP/scripts/run.sh" --out "$TEST_TMP/bad-run" $args -- true 2>&1) || rc=$?
 		[ "$rc" != 0 ] || fail "'$args' was accepted"
-		echo "$out" | grep -q "error:" || fail "'$args' gave no clear error: $out"
+		grep -q "error:" <<<"$out" || fail "'$args' gave no clear error: $out"
 		[ ! -e "$TEST_TMP/bad-run" ] || fail "'$args' created a run folder before failing"
 	done
 	# a run folder path the kernel command line cannot carry: refused
@@ -141,10 +141,10 @@ t_bad_input_is_rejected() {
 		[ ! -e "$out" ] || fail "the refused run folder '$out' was created"
 	done
 	out=$("$RL_TOP/scripts/run.sh" --disk ntfs -- true 2>&1) || true
-	echo "$out" | grep -q "unknown filesystem 'ntfs' (valid: ext4 xfs vfat btrfs)" ||
+	grep -q "unknown filesystem 'ntfs' (valid: ext4 xfs vfat btrfs)" <<<"$out" ||
 		fail "unknown filesystem message does not name the valid ones: $out"
 	out=$(KERNEL_FLAVOR=tiny "$RL_TOP/scripts/build-kernel.sh" 2>&1) || true
-	echo "$out" | grep -q "unknown kernel flavour 'tiny' (valid: normal debug)" ||
+	grep -q "unknown kernel flavour 'tiny' (valid: normal debug)" <<<"$out" ||
 		fail "unknown flavour not rejected: $out"
 }
 
@@ -207,7 +207,7 @@ PATCH
 	echo 0003-broken.patch >>"$pd/series"
 	out=$(RL_KSRC=$src RL_PATCHDIR=$pd "$RL_TOP/scripts/build-kernel.sh" --apply-only 2>&1) &&
 		fail "a patch that does not apply was accepted"
-	echo "$out" | grep -q "patch 0003-broken.patch does not apply" ||
+	grep -q "patch 0003-broken.patch does not apply" <<<"$out" ||
 		fail "failure does not name the patch: $out"
 	[ "$(cat "$src/b.c")" = b3 ] || fail "a failed series changed the tree"
 }

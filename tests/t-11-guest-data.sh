@@ -71,7 +71,7 @@ t_job_list_holds_only_compares_options() {
 		n=$((n + 1))
 		out=$("$RL_TOP/scripts/run-listed.sh" "$list" "$n" 2>&1) && fail "line $n was run: $line"
 		echo "line $n: $out"
-		echo "$out" | grep -q 'error: .*job line.*\(valid\|not one this lab built\|no value\)' ||
+		grep -q 'error: .*job line.*\(valid\|not one this lab built\|no value\)' <<<"$out" ||
 			fail "line $n gave no clear error: $out"
 	done
 	[ -z "$(ls -A "$m/runs")" ] || fail "a refused line made a run folder: $(ls "$m/runs")"
@@ -91,7 +91,7 @@ t_resume_builds_no_kernel() {
 		repeat=1 clock=cpu >"$m/matrix.conf"
 	out=$("$RL_TOP/scripts/compare.sh" --resume "$m" 2>&1) && fail "--resume of a foreign kernel ran: $out"
 	echo "$out"
-	echo "$out" | grep -q 'error: --resume builds no kernel' || fail "no clear error: $out"
+	grep -q 'error: --resume builds no kernel' <<<"$out" || fail "no clear error: $out"
 	[ ! -e "$repo/BUILT" ] || fail "--resume ran the tree's Makefile"
 	[ -z "$(ls -A "$m/runs")" ] || fail "--resume ran something"
 }
@@ -105,10 +105,10 @@ t_folder_of_another_user_refused() {
 	mkdir -p "$d/run" "$d/matrix"
 	chown "$UNPRIV_USER" "$d/run" "$d/matrix"
 	out=$("$RL_TOP/scripts/run.sh" --out "$d/run" -- true 2>&1) && fail "run.sh used another user's folder"
-	echo "$out" | grep -q "error: run folder .* is not yours" || fail "run.sh: no clear error: $out"
+	grep -q "error: run folder .* is not yours" <<<"$out" || fail "run.sh: no clear error: $out"
 	out=$("$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 --results "$d/matrix" 2>&1) &&
 		fail "compare.sh used another user's folder"
-	echo "$out" | grep -q "error: results folder .* is not yours" || fail "compare.sh: no clear error: $out"
+	grep -q "error: results folder .* is not yours" <<<"$out" || fail "compare.sh: no clear error: $out"
 	{ [ -z "$(ls -A "$d/run")" ] && [ -z "$(ls -A "$d/matrix")" ]; } ||
 		fail "something was written into their folder: $(ls -AR "$d")"
 }
@@ -118,14 +118,14 @@ t_folder_of_another_user_refused() {
 t_numbers_past_their_range_refused() {
 	local out
 	out=$("$RL_TOP/scripts/run.sh" --timeout 9223372036854775000 -- true 2>&1) && fail "run.sh took the timeout"
-	echo "$out" | grep -q "bad --timeout '9223372036854775000' (valid: a whole number from 1 to" || fail "run.sh: $out"
+	grep -q "bad --timeout '9223372036854775000' (valid: a whole number from 1 to" <<<"$out" || fail "run.sh: $out"
 	out=$("$RL_TOP/scripts/run.sh" --seed 12345678901234567890 -- true 2>&1) && fail "run.sh took the seed"
-	echo "$out" | grep -q "bad --seed .*valid: a whole number from 0 to" || fail "run.sh: $out"
+	grep -q "bad --seed .*valid: a whole number from 0 to" <<<"$out" || fail "run.sh: $out"
 	for a in "--jobs 99999999999999999999" "--repeat 99999999999999999999" "--timeout 9223372036854775000"; do
 		# shellcheck disable=SC2086 # option and value
 		out=$(timeout 60 "$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 $a --results "$TEST_TMP/nums" 2>&1) &&
 			fail "compare.sh took $a"
-		echo "$out" | grep -q "bad ${a%% *} .*(valid: a whole number from 1 to" || fail "compare.sh $a: $out"
+		grep -q "bad ${a%% *} .*(valid: a whole number from 1 to" <<<"$out" || fail "compare.sh $a: $out"
 	done
 	[ ! -e "$TEST_TMP/nums" ] || fail "a refused number made a results folder"
 }
@@ -138,7 +138,7 @@ t_killed_compare_takes_its_runs_along() {
 		--set WRITE_SIZE=256M --results "$m" >"$m.log" 2>&1 &
 	pid=$!
 	for _ in $(seq 600); do
-		run=$(grep -lx running "$m"/runs/*/status 2>/dev/null | head -1)
+		run=$(grep -lx running "$m"/runs/*/status 2>/dev/null | head -1 || true)
 		[ -z "$run" ] || break
 		sleep 0.1
 	done
@@ -169,7 +169,7 @@ t_overlays_that_cannot_fit_refused() {
 		--set WRITE_SIZE=64M 2>&1) && { umount "$shm"; fail "a run that cannot fit started: $out"; }
 	umount "$shm"
 	echo "$out"
-	echo "$out" | grep -q "error: the guest's memory and what the scenario writes need .* which has .* free" ||
+	grep -q "error: the guest's memory and what the scenario writes need .* which has .* free" <<<"$out" ||
 		fail "no clear error: $out"
 }
 
@@ -205,5 +205,5 @@ t_guest_host_processes_bounded() {
 		fail "the run's cgroup was left behind"
 	out=$(RL_MAX_GUEST_PROCS=5 "$RL_TOP/scripts/run.sh" --out "$TEST_TMP/procs2" -- true 2>&1) &&
 		fail "RL_MAX_GUEST_PROCS=5 was taken"
-	echo "$out" | grep -q "bad RL_MAX_GUEST_PROCS '5' (valid: a whole number from 16 to 65536)" || fail "no clear error: $out"
+	grep -q "bad RL_MAX_GUEST_PROCS '5' (valid: a whole number from 16 to 65536)" <<<"$out" || fail "no clear error: $out"
 }

@@ -172,22 +172,22 @@ t_resume_never_runs_matrix_conf() {
 		'modes=patched' 'profile=' 'mem=' 'sets=' 'repeat=1' 'timeout=' >"$m/matrix.conf"
 	out=$("$RL_TOP/scripts/compare.sh" --resume "$m" 2>&1) && fail "a bad matrix.conf was accepted"
 	[ ! -e "$canary" ] || fail "--resume ran a command from matrix.conf"
-	echo "$out" | grep -q "unknown scenario 'fs-completion\$(touch" || fail "unclear error: $out"
+	grep -q "unknown scenario 'fs-completion\$(touch" <<<"$out" || fail "unclear error: $out"
 	# shellcheck disable=SC2016
 	printf '%s\n' 'scenarios=fs-completion' 'filesystems=ext4' 'modes=patched' 'profile=' 'mem=' \
 		"sets=BS=64k'\$(touch\${IFS}$canary)'" 'repeat=1' 'timeout=' >"$m/matrix.conf"
 	out=$("$RL_TOP/scripts/compare.sh" --resume "$m" 2>&1) && fail "a bad sets= was accepted"
 	[ ! -e "$canary" ] || fail "--resume ran a command from matrix.conf"
-	echo "$out" | grep -q "bad value" || fail "unclear error: $out"
+	grep -q "bad value" <<<"$out" || fail "unclear error: $out"
 	# shellcheck disable=SC2016
 	printf '%s\n' 'scenarios=fs-completion' 'filesystems=ext4' 'modes=patched' 'profile=' 'mem=' \
 		'sets=' 'repeat=1;touch${IFS}'"$canary" 'timeout=' >"$m/matrix.conf"
 	out=$("$RL_TOP/scripts/compare.sh" --resume "$m" 2>&1) && fail "a bad repeat= was accepted"
 	[ ! -e "$canary" ] || fail "--resume ran a command from matrix.conf"
-	echo "$out" | grep -q "bad --repeat" || fail "unclear error: $out"
+	grep -q "bad --repeat" <<<"$out" || fail "unclear error: $out"
 	# options that would change the matrix are refused with --resume
 	out=$("$RL_TOP/scripts/compare.sh" --resume "$m" --fs xfs 2>&1) && fail "--resume with --fs was accepted"
-	echo "$out" | grep -q "drop --fs" || fail "unclear error: $out"
+	grep -q "drop --fs" <<<"$out" || fail "unclear error: $out"
 }
 
 # --set values travel to the guest and into matrix.conf: shell syntax is
@@ -199,16 +199,16 @@ t_set_values_and_results_folder() {
 	out=$("$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 --modes patched \
 		--set 'BS=64k'"'"'$(touch${IFS}'"$canary"')'"'" --results "$TEST_TMP/set-m" 2>&1) &&
 		fail "a --set value with shell syntax was accepted"
-	echo "$out" | grep -q "bad value '64k'" || fail "the message does not name the value: $out"
+	grep -q "bad value '64k'" <<<"$out" || fail "the message does not name the value: $out"
 	out=$("$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 --modes patched \
 		--set SCN_MEM=256M --results "$TEST_TMP/set-m" 2>&1) && fail "--set SCN_MEM was accepted"
-	echo "$out" | grep -q "SCN_MEM is a scenario setting" || fail "unclear error: $out"
+	grep -q "SCN_MEM is a scenario setting" <<<"$out" || fail "unclear error: $out"
 	# each parameter's type is checked on the host before anything starts
 	local set want
 	while IFS='|' read -r set want; do
 		out=$("$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 --modes patched \
 			--set "$set" --results "$TEST_TMP/set-m" 2>&1) && fail "--set $set was accepted"
-		echo "$out" | grep -qF "$want" || fail "--set $set: expected '$want', got: $out"
+		grep -qF "$want" <<<"$out" || fail "--set $set: expected '$want', got: $out"
 	done <<'CASES'
 MEMCG_LIMIT=abc|scenario memcg-dd: bad value 'abc' for MEMCG_LIMIT (valid: a size 4M or more; bytes, or a number with suffix k, M, G)
 BS=abc|bad value 'abc' for BS (valid: a size from 512 to 64M
@@ -221,7 +221,7 @@ CASES
 	mkdir -p "$TEST_TMP/users-folder" && echo mine >"$TEST_TMP/users-folder/notes"
 	out=$("$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 --modes patched \
 		--results "$TEST_TMP/users-folder" 2>&1) && fail "a non-empty results folder was used"
-	echo "$out" | grep -q "is not empty" || fail "unclear error: $out"
+	grep -q "is not empty" <<<"$out" || fail "unclear error: $out"
 	[ "$(ls "$TEST_TMP/users-folder")" = notes ] || fail "the user's folder was written"
 }
 
@@ -238,14 +238,14 @@ t_scenario_expression_not_evaluated() {
 	out=$(RL_BUILD=$RL_BUILD "$top/scripts/compare.sh" --scenario evil --fs ext4 \
 		--modes patched --results "$TEST_TMP/evil-m" 2>&1) && fail "the evil scenario was accepted"
 	[ ! -e "$canary" ] || fail "a scenario's SCN_DISK_USE ran a command on the host"
-	echo "$out" | grep -q "evil.scn line [0-9]*: SCN_DISK_USE: value 's\[\$({touch,.*' has a character a scenario value may not have" ||
+	grep -q "evil.scn line [0-9]*: SCN_DISK_USE: value 's\[\$({touch,.*' has a character a scenario value may not have" <<<"$out" ||
 		fail "unclear error: $out"
 	# a bad SCN_MEM is named as what it is, not as a --mem nobody gave
 	sed 's/^SCN_MEM=.*/SCN_MEM=lots/' "$RL_TOP/rootfs/scenarios/fs-completion.scn" \
 		>"$top/rootfs/scenarios/badmem.scn"
 	out=$(RL_BUILD=$RL_BUILD "$top/scripts/compare.sh" --scenario badmem --fs ext4 \
 		--modes patched --results "$TEST_TMP/badmem-m" 2>&1) && fail "SCN_MEM=lots was accepted"
-	echo "$out" | grep -q "badmem.scn line [0-9]*: bad SCN_MEM 'lots'" || fail "unclear error: $out"
+	grep -q "badmem.scn line [0-9]*: bad SCN_MEM 'lots'" <<<"$out" || fail "unclear error: $out"
 }
 
 # --preset: a scenario's named parameter set, type-checked when the file
@@ -255,11 +255,11 @@ t_presets_checked_and_recorded() {
 	local out run=$TEST_TMP/preset-run
 	out=$("$RL_TOP/scripts/run.sh" --scenario memcg-dd --preset huge --disk ext4 2>&1) &&
 		fail "an unknown preset was accepted"
-	echo "$out" | grep -qF "scenario memcg-dd has no preset 'huge' (valid: thread)" || fail "unclear error: $out"
+	grep -qF "scenario memcg-dd has no preset 'huge' (valid: thread)" <<<"$out" || fail "unclear error: $out"
 	# shellcheck disable=SC2016
 	out=$("$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 --preset 'x$(id)' \
 		--results "$TEST_TMP/preset-m" 2>&1) && fail "a preset name with shell syntax was accepted"
-	echo "$out" | grep -qF "bad --preset 'x\$(id)'" || fail "unclear error: $out"
+	grep -qF "bad --preset 'x\$(id)'" <<<"$out" || fail "unclear error: $out"
 	[ ! -e "$TEST_TMP/preset-m" ] || fail "a refused matrix created its folder"
 	"$RL_TOP/scripts/run.sh" --out "$run" --timeout 300 --disk ext4 --scenario memcg-dd \
 		--preset thread --set WRITE_SIZE=8M >/dev/null || fail "the preset run failed: $(head -1 "$run/status")"

@@ -93,7 +93,7 @@ t_tools_iostat_has_sysstat_columns() {
 	expect_match "$run/guest/iostat-x.txt" '^Linux .*-reclaimlab ' "iostat's banner"
 	# sysstat 12's names of the extended columns
 	for col in r/s rkB/s r_await rareq-sz w/s wkB/s w_await wareq-sz aqu-sz %util; do
-		grep -E '^Device ' "$run/guest/iostat-x.txt" | tr -s ' ' '\n' | grep -qxF -- "$col" ||
+		grep -qxF -- "$col" <<<"$(grep -E '^Device ' "$run/guest/iostat-x.txt" | tr -s ' ' '\n')" ||
 			fail "iostat -x has no column $col: $(grep '^Device' "$run/guest/iostat-x.txt")"
 	done
 	expect_match "$run/guest/iostat-x.txt" '^ubda +[0-9]' "iostat's ubda row"

@@ -33,23 +33,35 @@ fi
 JOB
 }
 
-counter() { # FILE NAME
-	sed -n "s/^$2://p" "$1"
+counter() { # FILE NAME: fails when FILE has no such counter
+	local v
+	v=$(sed -n "s/^$2://p" "$1")
+	[[ "$v" =~ ^[0-9]+$ ]] || fail "$1: no counter $2 (got '$v')"
+	echo "$v"
 }
 
 t_reclaim_wait_counters_move() {
-	local run total=0 c
+	local run total=0 c n usec
 	run=$(observability_run)
-	for c in nr_throttle_writeback nr_throttle_isolated nr_throttle_noprogress \
-		nr_throttle_congested nr_reclaim_wait_dirty \
-		nr_reclaim_wait_writeback nr_migrate_wait_writeback; do
-		[ "$(counter "$run/guest/before.debug-vm" "$c")" = 0 ] || fail "$c not reset before the run"
-		total=$((total + $(counter "$run/guest/after.debug-vm" "$c")))
-	done
 	echo "counters after the run:"
 	cat "$run/guest/after.debug-vm"
+	for c in nr_throttle_writeback nr_throttle_isolated nr_throttle_noprogress \
+		nr_throttle_congested nr_reclaim_wait_dirty \
+		nr_reclaim_wait_writeback nr_migrate_wait_writeback \
+		nr_reclaim_throttle_write; do
+		[ "$(counter "$run/guest/before.debug-vm" "$c")" = 0 ] || fail "$c not reset before the run"
+		n=$(counter "$run/guest/after.debug-vm" "$c")
+		usec=$(counter "$run/guest/after.debug-vm" "${c}_usec")
+		# a counted sleep takes time, and time is only counted with a sleep
+		if [ "$n" -gt 0 ] && [ "$usec" -le 0 ]; then
+			fail "$c=$n but ${c}_usec=$usec"
+		fi
+		if [ "$n" = 0 ] && [ "$usec" != 0 ]; then
+			fail "$c=0 but ${c}_usec=$usec"
+		fi
+		total=$((total + n))
+	done
 	[ "$total" -gt 0 ] || fail "no reclaim wait was counted"
-	[ "$(counter "$run/guest/after.debug-vm" nr_reclaim_throttle_write_usec)" -ge 0 ]
 	# the data written under reclaim, read back from the disk
 	expect_fio_verified "$run/guest" writer $((160 << 20))
 }

@@ -174,7 +174,7 @@ GDB
 	expect_no_uml_left "$id"
 	# a finished run cannot be attached to, and says so
 	out=$(RL_RESULTS=$dir "$RL_TOP/scripts/gdb.sh" --attach "$id" 2>&1) && fail "attached to a finished run"
-	echo "$out" | grep -q "run $id is not running (status: ok)" || fail "finished run: $out"
+	grep -q "run $id is not running (status: ok)" <<<"$out" || fail "finished run: $out"
 }
 
 # The lab's commands load and find their breakpoints in the kernel binary
@@ -186,20 +186,20 @@ t_gdb_commands_load() {
 		-ex 'lx-symbols' -ex 'info line reclaim_wait_done' \
 		-ex 'rl-break-reclaim-wait -reason bogus' "$RL_KERNEL" 2>&1) || true
 	echo "$out"
-	echo "$out" | grep -q '^\[rl\] lx- helpers loaded from ' || fail "lx- helpers not loaded"
-	echo "$out" | grep -q 'rl-folio-flags EXPR' || fail "rl-help"
-	echo "$out" | grep -qE '[0-9]+ \([a-z_]+, before schedule_timeout\)' ||
+	grep -q '^\[rl\] lx- helpers loaded from ' <<<"$out" || fail "lx- helpers not loaded"
+	grep -q 'rl-folio-flags EXPR' <<<"$out" || fail "rl-help"
+	grep -qE '[0-9]+ \([a-z_]+, before schedule_timeout\)' <<<"$out" ||
 		fail "no wait start found before schedule_timeout()"
-	echo "$out" | grep -qE '[0-9]+ \(shrink_folio_list, before folio_wait_writeback\)' ||
+	grep -qE '[0-9]+ \(shrink_folio_list, before folio_wait_writeback\)' <<<"$out" ||
 		fail "no wait start found in shrink_folio_list"
-	echo "$out" | grep -q 'lx-symbols: not needed here' || fail "lx-symbols is not disarmed"
-	echo "$out" | grep -qF "of \"$RL_KSRC/mm/reclaim_wait.c\"" || fail "sources not from $RL_KSRC"
-	echo "$out" | grep -qE "unknown reason bogus \(valid: congested( dirty)? isolated migrate_writeback noprogress wait_writeback writeback\)" ||
+	grep -q 'lx-symbols: not needed here' <<<"$out" || fail "lx-symbols is not disarmed"
+	grep -qF "of \"$RL_KSRC/mm/reclaim_wait.c\"" <<<"$out" || fail "sources not from $RL_KSRC"
+	grep -qE "unknown reason bogus \(valid: congested( dirty)? isolated migrate_writeback noprogress wait_writeback writeback\)" <<<"$out" ||
 		fail "a bad reason is not named with the valid ones"
 	# a kernel gdb started is not detached (it would outlive its run)
 	out=$(RL_GDB_MODE=start RL_GDB_DIR=$RL_TOP/scripts/gdb gdb -q -nx -batch \
 		-x "$RL_TOP/scripts/gdb/reclaimlab.gdb" -ex detach "$RL_KERNEL" 2>&1) || true
-	echo "$out" | grep -q "this kernel was started by gdb, detaching would orphan it" ||
+	grep -q "this kernel was started by gdb, detaching would orphan it" <<<"$out" ||
 		fail "detach is not refused in start mode: $out"
 }
 
@@ -210,7 +210,7 @@ t_gdb_bad_input() {
 		local want=$1
 		shift
 		out=$("$RL_TOP/scripts/gdb.sh" "$@" </dev/null 2>&1) && fail "'$*' was accepted"
-		echo "$out" | grep -qF -- "$want" || fail "'$*': no clear error ($want): $out"
+		grep -qF -- "$want" <<<"$out" || fail "'$*': no clear error ($want): $out"
 		[ ! -e "$bad" ] || fail "'$*' created a run folder before failing"
 	}
 	gdb_expect_error "unknown run 'no-such-run'" --attach no-such-run
@@ -232,5 +232,5 @@ t_gdb_literals_match_headers() {
 	out=$(python3 "$RL_TOP/scripts/gdb/reclaimlab/header_defines.py" "$RL_KSRC" 2>&1) ||
 		fail "a literal of the gdb helpers disagrees with the kernel's headers: $out"
 	echo "$out"
-	echo "$out" | grep -q '^ok - PF_KSWAPD' || fail "PF_KSWAPD was not checked: $out"
+	grep -q '^ok - PF_KSWAPD' <<<"$out" || fail "PF_KSWAPD was not checked: $out"
 }

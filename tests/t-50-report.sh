@@ -212,7 +212,7 @@ t_report_bad_input() {
 		rc=0
 		out=$("$RL_TOP/scripts/report.sh" "$@" 2>&1) || rc=$?
 		[ "$rc" != 0 ] || fail "$what: exit status 0"
-		echo "$out" | grep -qE "$re" || fail "$what: message '$out' does not match /$re/"
+		grep -qE "$re" <<<"$out" || fail "$what: message '$out' does not match /$re/"
 	}
 	expect_fail "missing folder" "matrix folder '.*/nothing-here' does not exist" "$TEST_TMP/nothing-here"
 	mkdir -p "$TEST_TMP/empty"
@@ -224,11 +224,12 @@ t_report_bad_input() {
 	expect_fail "no argument" "usage: scripts/report.sh MATRIX"
 	expect_fail "two arguments" "give one matrix folder" "$TEST_TMP/empty" "$TEST_TMP/empty"
 	[ ! -e "$TEST_TMP/empty/report.md" ] || fail "a report was written for an empty folder"
-	"$RL_TOP/scripts/report.sh" --help | grep -q 'usage:' || fail "--help"
+	out=$("$RL_TOP/scripts/report.sh" --help)
+	grep -q 'usage:' <<<"$out" || fail "--help"
 }
 
 t_aggregate_valgrind_clean() {
-	local agg=$RL_HOST_TOOLS/rl-aggregate sums scn args
+	local agg=$RL_HOST_TOOLS/rl-aggregate sums scn args out
 	build_host_tools
 	sums=("$REPORT_FIXTURE"/runs/*/derived/summary.tsv "$RL_TOP/tests/fixtures/aggregate/malformed.tsv")
 	scn=$RL_TOP/rootfs/scenarios
@@ -244,7 +245,8 @@ t_aggregate_valgrind_clean() {
 		expect_match "$TEST_TMP/agg.err" '^rl-aggregate: skipped [67] malformed rows \(the first: .*malformed.tsv line 5: not 8 tab-separated fields\)$'
 	done
 	# stdin, and bad usage with a message naming what is valid
-	"$agg" runs <"${sums[0]}" | grep -q '^fs-completion.btrfs.vanilla.r1	fs-completion	btrfs	hdd	vanilla	1	failed	no$' ||
+	out=$("$agg" runs <"${sums[0]}")
+	grep -q '^fs-completion.btrfs.vanilla.r1	fs-completion	btrfs	hdd	vanilla	1	failed	no$' <<<"$out" ||
 		fail "runs from stdin"
 	for bad in "bogus" "compare" "check" "groups --by mode a b" "check --check x --scenario s" \
 		"groups /nonexistent" "check --scenario s --check 'a fs=x 1'"; do

@@ -33,16 +33,25 @@ t_compare_every_scenario_completes() {
 
 # Trace events == class counters (throttle sleeps) + folio writeback waits.
 t_compare_trace_matches_counters() {
-	local m r events counted
+	local m r events counted checked=0 busy=0
 	m=$(compare_run)
 	for r in "$m"/runs/*; do
-		[ "$(cat "$r/guest/trace.txt.overrun")" = 0 ] || continue
+		# a trace that overran lost events: its runs cannot be compared
+		if [ "$(cat "$r/guest/trace.txt.overrun")" != 0 ]; then
+			echo "$(basename "$r"): trace overran, not compared"
+			continue
+		fi
 		events=$(awk -F'\t' '$7 == "waits.events" { print $8 }' "$r/$RL_DERIVED/summary.tsv")
 		counted=$(awk -F'\t' '$7 ~ /^counter\.nr_(throttle_(writeback|isolated|noprogress|congested)|reclaim_wait_(dirty|writeback)|migrate_wait_writeback)$/ { s += $8 } END { print s + 0 }' "$r/$RL_DERIVED/summary.tsv")
 		echo "$(basename "$r"): trace $events, counters $counted"
 		# every sleep counts once by reason (the class counters count dirty sleeps again)
 		[ "$events" = "$counted" ] || fail "$(basename "$r"): $events trace events but $counted counted sleeps"
+		checked=$((checked + 1))
+		[ "$events" = 0 ] || busy=$((busy + 1))
 	done
+	# 14 runs; none overran when this was written, and six slept
+	[ "$checked" -ge 12 ] || fail "only $checked runs compared, want at least 12"
+	[ "$busy" -ge 4 ] || fail "only $busy runs with reclaim sleeps, want at least 4"
 }
 
 t_compare_report_generated() {
@@ -104,13 +113,14 @@ t_kupdate_check_can_pass_and_fail() {
 # Without --modes a matrix runs patched, vanilla and every other mode its
 # scenarios' checks name (host only: nothing boots).
 t_compare_default_modes_are_the_checks() {
-	local got
+	local got out
 	got=$(default_modes fs-completion memcg-dd)
 	[ "$got" = "patched vanilla unthrottled" ] || fail "default matrix modes: '$got'"
 	got=$(default_modes reclaim-plug)
 	[ "$got" = "patched vanilla noplug" ] || fail "reclaim-plug's modes: '$got'"
 	got=$(default_modes fio-write usemem-swap)
 	[ "$got" = "patched vanilla" ] || fail "fio-write and usemem-swap's modes: '$got'"
-	"$RL_TOP/scripts/compare.sh" --help | grep -q 'patched,vanilla,unthrottled' ||
+	out=$("$RL_TOP/scripts/compare.sh" --help)
+	grep -q 'patched,vanilla,unthrottled' <<<"$out" ||
 		fail "compare.sh --help does not name the default modes"
 }

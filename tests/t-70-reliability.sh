@@ -55,7 +55,7 @@ t_compare_bad_input() {
 		# shellcheck disable=SC2086 # the options are split into words
 		out=$("$RL_TOP/scripts/compare.sh" $args --results "$TEST_TMP/bad-matrix" 2>&1) &&
 			fail "'$args' was accepted"
-		echo "$out" | grep -q "error:.*valid\|error:.*not a matrix\|error:.*use" ||
+		grep -q "error:.*valid\|error:.*not a matrix\|error:.*use" <<<"$out" ||
 			fail "'$args' gave no clear error: $out"
 		[ ! -e "$TEST_TMP/bad-matrix" ] || fail "'$args' created a results folder"
 	done
@@ -101,14 +101,14 @@ t_unwritable_results_folder() {
 	chmod 555 "$ro/empty" "$ro"
 	out=$(unprivileged "$RL_TOP/scripts/run.sh" --out "$ro/new" -- true 2>&1) &&
 		fail "run.sh wrote into a read-only folder"
-	echo "$out" | grep -q "error: cannot create run folder '$ro/new'" || fail "unclear error: $out"
+	grep -q "error: cannot create run folder '$ro/new'" <<<"$out" || fail "unclear error: $out"
 	out=$(unprivileged "$RL_TOP/scripts/run.sh" --out "$ro/empty" -- true 2>&1) &&
 		fail "run.sh used an unwritable run folder"
 	# root's folder: refused as another user's before its write bits count
-	echo "$out" | grep -q "error: run folder '$ro/empty' is not \(writable\|yours\)" || fail "unclear error: $out"
+	grep -q "error: run folder '$ro/empty' is not \(writable\|yours\)" <<<"$out" || fail "unclear error: $out"
 	out=$(unprivileged "$RL_TOP/scripts/compare.sh" --scenario fs-completion --fs ext4 \
 		--modes patched --results "$ro/matrix" 2>&1) && fail "compare.sh wrote into a read-only folder"
-	echo "$out" | grep -q "error: cannot create results folder '$ro/matrix'" || fail "unclear error: $out"
+	grep -q "error: cannot create results folder '$ro/matrix'" <<<"$out" || fail "unclear error: $out"
 	[ -z "$(ls -A "$ro/empty")" ] || fail "something was written: $(ls "$ro/empty")"
 }
 
@@ -120,7 +120,7 @@ t_sizes_that_do_not_fit() {
 		# shellcheck disable=SC2086 # the options are split into words
 		out=$("$RL_TOP/scripts/compare.sh" $args --results "$TEST_TMP/fit" 2>&1) &&
 			fail "'$args' was accepted"
-		echo "$out" | grep -qF -e "$want" || fail "'$args': expected '$want', got: $out"
+		grep -qF -e "$want" <<<"$out" || fail "'$args': expected '$want', got: $out"
 		[ ! -e "$TEST_TMP/fit" ] || fail "'$args' created a results folder"
 	done <<'CASES'
 --scenario memcg-dd --set WRITE_SIZE=4G|scenario memcg-dd writes 8.0 GiB (2*WRITE_SIZE with WRITE_SIZE=4G) but the ext4 image holds 6.0 GiB
@@ -132,7 +132,7 @@ t_sizes_that_do_not_fit() {
 --mem 1M|--mem 1M is too small for a guest (valid: 64M or more)
 CASES
 	out=$("$RL_TOP/scripts/run.sh" --mem 999G --out "$TEST_TMP/fit-run" -- true 2>&1) && fail "--mem 999G accepted"
-	echo "$out" | grep -q "does not fit: this host has" || fail "unclear error: $out"
+	grep -q "does not fit: this host has" <<<"$out" || fail "unclear error: $out"
 	[ ! -e "$TEST_TMP/fit-run" ] || fail "--mem 999G created a run folder"
 }
 
@@ -146,14 +146,14 @@ t_full_host_disk() {
 		echo "cannot mount a small tmpfs here (not root): only the free-space check runs"
 		out=$(RL_MIN_FREE=64T "$RL_TOP/scripts/run.sh" --out "$TEST_TMP/nospace" -- true 2>&1) &&
 			fail "a run started without the free space it needs"
-		echo "$out" | grep -q "free, less than the 64T a run needs" || fail "unclear error: $out"
+		grep -q "free, less than the 64T a run needs" <<<"$out" || fail "unclear error: $out"
 		return 0
 	fi
 	(
 		trap 'umount "$disk"' EXIT
 		out=$("$RL_TOP/scripts/run.sh" --out "$disk/run1" -- true 2>&1) &&
 			fail "a run started on a disk with 8 MiB free"
-		echo "$out" | grep -q "error: the filesystem of run folder '$disk/run1' has 8.0 MiB free, less than the 64M a run needs" ||
+		grep -q "error: the filesystem of run folder '$disk/run1' has 8.0 MiB free, less than the 64M a run needs" <<<"$out" ||
 			fail "unclear error: $out"
 		[ ! -e "$disk/run1" ] || fail "the refused run left a folder"
 		# fills up while the guest writes its results
@@ -161,7 +161,7 @@ t_full_host_disk() {
 			'dd if=/dev/zero of=/results/big bs=1M count=32' 2>&1) || rc=$?
 		echo "$out"
 		[ "$rc" != 0 ] || fail "a run that filled the host disk exited 0"
-		echo "$out" | grep -q "host disk full: the filesystem of '$disk/run2'" ||
+		grep -q "host disk full: the filesystem of '$disk/run2'" <<<"$out" ||
 			fail "the full disk was not named: $out"
 		[ -s "$disk/run2/console.log" ] || fail "the console log was not kept"
 		expect_no_uml_left run2
