@@ -45,7 +45,7 @@ esac
 [ -x "$RL_KERNEL" ] || die "build the kernel first (make kernel)"
 patches=$(mktemp -d "${TMPDIR:-/tmp}/reclaimlab-patches.XXXXXX")
 trap 'rm -rf "$patches"' EXIT
-cp "$RL_TOP"/kernel-patches/* "$patches/"
+cp -r "$RL_TOP"/kernel-patches/. "$patches/"
 target=$(grep -l 'pr_err("ubd: bad ubd.model=%s' "$patches"/*.patch) ||
 	die "the line this benchmark edits is gone from the series; update scripts/bench-build.sh"
 # one line, same length of hunk: a different message text

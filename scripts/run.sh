@@ -34,7 +34,7 @@ usage: scripts/run.sh [options] [--] [guest command...]
   --mem SIZE           guest memory, e.g. 512M (default: 512M)
   --timeout SECONDS    kill the guest after this long (default: 300)
   --out DIR            run folder (default: results/runs/<time>-<pid>)
-  --time-travel[=cpu|inf-cpu]
+  --time-travel[=basic|cpu|inf-cpu]
                        boot in UML time-travel mode: idle time is skipped;
                        with cpu, the guest clock charges the guest's own work
                        from a cost model (patch 0011) and does not depend on

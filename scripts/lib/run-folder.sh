@@ -13,7 +13,8 @@
 #                 summarize-run.sh): splats (one "KIND: TITLE" line per kernel
 #                 splat in console.log: oops, bug, warning, kasan, lockdep,
 #                 hung_task, panic, ...), splats.txt (each whole report),
-#                 summary.tsv, waits-hist.tsv, waits-cdf.tsv
+#                 summary.tsv, waits-hist.tsv, waits-cdf.tsv,
+#                 waits-series.tsv, completions-series.tsv
 #   status        written last: "ok", "failed", "hung", "crashed",
 #                 "splat" or "interrupted", then key=value facts
 # The guest's part, guest/ ($RL_GUEST; its hostfs root, mode 0700): what
