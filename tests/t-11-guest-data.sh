@@ -196,13 +196,23 @@ t_full_host_disk_gives_a_final_status() {
 # so a guest that forks without end meets a failed fork, not the host's
 # process table.
 t_guest_host_processes_bounded() {
-	local run=$TEST_TMP/procs out
+	local run=$TEST_TMP/procs out stale="" dead
+	# what a run.sh killed with SIGKILL leaves, for the next run to sweep:
+	# the pids cgroup of a process that is gone
+	if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/pids/cgroup.procs ]; then
+		true &
+		dead=$!
+		wait "$dead"
+		stale=/sys/fs/cgroup/pids/reclaimlab-stale.ext4.vanilla.r1-$dead
+		mkdir "$stale"
+	fi
 	# shellcheck disable=SC2016 # the guest's shell expands it
 	RL_MAX_GUEST_PROCS=40 guest "$run" -- 'for i in $(seq 100); do sleep 5 & done; wait' || true
 	tail -3 "$run/guest/guest.log"
 	expect_match "$run/guest/guest.log" "can't fork" "the guest's forks past the bound"
 	[ -z "$(find /sys/fs/cgroup -maxdepth 2 -name "reclaimlab-procs-*" 2>/dev/null)" ] ||
 		fail "the run's cgroup was left behind"
+	[ -z "$stale" ] || [ ! -d "$stale" ] || fail "a dead run's cgroup was not swept: $stale"
 	out=$(RL_MAX_GUEST_PROCS=5 "$RL_TOP/scripts/run.sh" --out "$TEST_TMP/procs2" -- true 2>&1) &&
 		fail "RL_MAX_GUEST_PROCS=5 was taken"
 	grep -q "bad RL_MAX_GUEST_PROCS '5' (valid: a whole number from 16 to 65536)" <<<"$out" || fail "no clear error: $out"

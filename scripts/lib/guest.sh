@@ -114,6 +114,22 @@ RL_MAX_GUEST_PROCS=${RL_MAX_GUEST_PROCS:-1024}
 # the run's own where the host has a writable pids controller; another
 # user an RLIMIT_NPROC of its processes now plus the bound.  Where neither
 # can be had the run goes on unbounded, with a note.
+# sweep_guest_cgroups BASE: remove what a run.sh killed with SIGKILL left:
+# its pids cgroup, named reclaimlab-RUN-PID, once that PID is gone and the
+# cgroup is empty (rmdir refuses a cgroup with processes).
+sweep_guest_cgroups() {
+	local cg pid
+	for cg in "$1"/reclaimlab-*-[0-9]*; do
+		if [ ! -d "$cg" ] || [ -L "$cg" ] || [ ! -f "$cg/pids.max" ]; then
+			continue
+		fi
+		pid=${cg##*-}
+		case "$pid" in '' | *[!0-9]*) continue ;; esac
+		[ "${#pid}" -le 10 ] || continue
+		kill -0 "$pid" 2>/dev/null || rmdir "$cg" 2>/dev/null || true
+	done
+}
+
 guest_process_limit() {
 	local base mine
 	guest_limit=()
@@ -122,6 +138,7 @@ guest_process_limit() {
 	if [ "$(id -u)" = 0 ]; then
 		for base in /sys/fs/cgroup/pids /sys/fs/cgroup; do
 			[ -w "$base/cgroup.procs" ] || continue
+			sweep_guest_cgroups "$base"
 			guest_cgroup=$base/reclaimlab-$1-$$
 			if mkdir "$guest_cgroup" 2>/dev/null && echo "$RL_MAX_GUEST_PROCS" >"$guest_cgroup/pids.max" 2>/dev/null; then
 				# shellcheck disable=SC2016 # $0 and $@ are the inner shell's
