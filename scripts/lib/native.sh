@@ -376,11 +376,18 @@ native_init() {
 # ("not-measured" and the reason) and run.sh exits 77.
 # shellcheck disable=SC2154 # guest_limit is run.sh's
 native_boot() {
-	local out=$1 tmp=$2 run_id=$3 timeout=$4 name why mark memcg mem_bytes
+	local out=$1 tmp=$2 run_id=$3 timeout=$4 name why mark memcg mem_bytes native_lock
 	name=$(native_name "$run_id")
+	# one native run at a time on a host: the trace instance, /proc/vmstat
+	# and the host's memory are the kernel's, not the run's, and two runs
+	# would read each other's events (a matrix's runs wait their turn)
+	native_sweep
+	exec {native_lock}>>"$RL_NATIVE_STATE/lock"
+	flock "$native_lock"
 	native_sweep
 	why=$(native_unmeasured)
 	if [ -n "$why" ]; then
+		echo "reclaimlab-native: not measured on $(uname -r): $why" >"$out/console.log"
 		printf 'not-measured\nrun=%s\nexit_status=%s\nreason=%s\n' "$run_id" "$RL_NATIVE_UNMEASURED" "$why" >"$out/status"
 		note "not measured natively: $why"
 		exit "$RL_NATIVE_UNMEASURED"
