@@ -25,7 +25,9 @@ usage: scripts/compare.sh [options]
                     MODE@NAME).  SPEC: lab (this series, as make kernel
                     builds it), series:DIR (a series folder such as
                     kernel-patches/6.1), git:REPO@REV (a kernel tree's
-                    commit); each is built once into build/kernels/NAME.
+                    commit); each is built once into build/kernels/NAME;
+                    native: the host's running kernel (run.sh --native;
+                    root, mode vanilla only; docs/native.md).
                     Default: the lab's kernel alone
   --profile NAME    device profile for every run (default: each scenario's own)
   --mem SIZE        guest memory (default: each scenario's own)
@@ -172,6 +174,13 @@ for k in $kernel_specs; do
 	! word_in "${k%%=*}" "$kernel_names" || die "kernel name '${k%%=*}' given twice (--kernel)"
 	kernel_names="$kernel_names ${k%%=*}"
 	checked="$checked $k"
+	if [ "${k#*=}" = native ]; then
+		# root and the host's means, before any kernel is built; and the
+		# one mode a native kernel runs (the others set the lab's knobs)
+		native_check_host
+		{ { [ "$modes_given" = 1 ] || [ -n "$resume" ]; } && [ "${modes// /}" = "$RL_NATIVE_MODES" ]; } ||
+			die "kernel ${k%%=*} is native: it runs mode $RL_NATIVE_MODES only (the others set the lab's knobs); give --modes $RL_NATIVE_MODES"
+	fi
 done
 kernel_specs=${checked# }
 # a host's bundle carries the lab's kernel (scripts/lib/hosts.sh)
@@ -179,7 +188,10 @@ kernel_specs=${checked# }
 	die "--hosts runs the lab's kernel only; run a matrix of kernels (--kernel) on this machine or write it with --job-list for a batch system"
 [ -n "$kernel_specs" ] || [ -x "$RL_KERNEL" ] || die "kernel $RL_KERNEL not found; build it with 'make'"
 for k in $kernel_specs; do
-	if [ -n "$resume" ] && [ "${k#*=}" != lab ]; then
+	if [ "${k#*=}" = native ]; then
+		# the host's kernel: nothing to build
+		kernel_of[${k%%=*}]=native
+	elif [ -n "$resume" ] && [ "${k#*=}" != lab ]; then
 		# A matrix folder is data anyone could have handed over: building
 		# its kernel would run its tree's Makefile.  --resume uses a kernel
 		# that is already built and builds none.
@@ -268,7 +280,11 @@ run_options() {
 	for kv in $sets; do
 		printf '%s\n' --set "$kv"
 	done
-	[ "$k" = - ] || printf '%s\n' --kernel "${kernel_of[$k]}" --kernel-name "$k"
+	if [ "$k" != - ] && [ "${kernel_of[$k]}" = native ]; then
+		printf '%s\n' --native --kernel-name "$k"
+	elif [ "$k" != - ]; then
+		printf '%s\n' --kernel "${kernel_of[$k]}" --kernel-name "$k"
+	fi
 }
 
 start_run() { # NAME

@@ -108,3 +108,5 @@ conf_value() {
 . "$RL_TOP/scripts/lib/kernels.sh"
 # shellcheck source=scripts/lib/hosts.sh
 . "$RL_TOP/scripts/lib/hosts.sh"
+# shellcheck source=scripts/lib/native.sh
+. "$RL_TOP/scripts/lib/native.sh"

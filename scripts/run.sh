@@ -50,6 +50,10 @@ usage: scripts/run.sh [options] [--] [guest command...]
   --kernel FILE        UML kernel (default: build/kernel/\$KERNEL_FLAVOR/linux)
   --kernel-name NAME   the kernel's name on a matrix of kernels (compare.sh
                        --kernel): a scenario run's mode is then MODE@NAME
+  --native             run on the host's own kernel, as root, instead of a
+                       UML guest: loop devices, a scratch memory cgroup and
+                       a mount namespace of the run's own (docs/native.md);
+                       mode vanilla only; exit status 77: not measured
   --wrap "CMD ARGS"    start the kernel as CMD ARGS KERNEL ARGS..., e.g.
                        --wrap "gdb -batch -x cmds --args" (see scripts/gdb.sh)
 With no command, the guest runs 'true'.  The exit status is the guest
@@ -82,6 +86,7 @@ sets=""
 preset=""
 repeat_number=1
 given=""
+native=0
 
 need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
 
@@ -114,10 +119,11 @@ while [ $# -gt 0 ]; do
 	--interactive) interactive=1; shift ;;
 	--kernel) need_arg "$@"; kernel=$2; shift 2 ;;
 	--kernel-name) need_arg "$@"; kernel_name=$2; shift 2 ;;
+	--native) native=1; shift ;;
 	--wrap) need_arg "$@"; wrap=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
-	-*) die "unknown option '$1' (valid: --scenario --mode --set --preset --repeat-number --disk --swap --no-tools --trace-dat --blktrace --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --kernel-name --wrap --help)" ;;
+	-*) die "unknown option '$1' (valid: --scenario --mode --set --preset --repeat-number --disk --swap --no-tools --trace-dat --blktrace --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --kernel-name --native --wrap --help)" ;;
 	*) break ;;
 	esac
 done
@@ -142,11 +148,17 @@ elif [ "$mode$sets$preset$repeat_number" != patched1 ]; then
 fi
 [ "$trace_dat$blktrace" = 00 ] || tools_attached "$tools" ||
 	die "--trace-dat and --blktrace need the tools disk (trace-cmd, blktrace): drop --no-tools, or build it with 'make guest-tools'"
-[ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
 [ -z "$kernel_name" ] || check_kernel_name "$kernel_name" --kernel-name
-[ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
 [ -x "$RL_SPLATS" ] || die "$RL_SPLATS not found; build it with 'make host-tools'"
-check_guest_mem "$mem"
+if [ "$native" = 1 ]; then
+	# the host's kernel and clock: no UML kernel, memory file or overlays
+	native_check_run
+	kernel=native time_travel=0 cpu=none
+else
+	[ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
+	[ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
+	check_guest_mem "$mem"
+fi
 check_count --timeout "$timeout" 1 "$RL_MAX_TIMEOUT"
 [ -z "$job_file" ] || [ -r "$job_file" ] || die "job file '$job_file' not readable"
 [ -z "$tt_cpu" ] || [ "$time_travel" = cpu ] || die "--tt-cpu sets prices of --time-travel=cpu, which is not on"
@@ -155,8 +167,9 @@ check_count --seed "$seed" 0 999999999999999999
 check_host_cpu "$cpu"
 [ -z "$job_file" ] || [ $# -eq 0 ] || die "give either --job or a command, not both"
 
-check_disks "$disks" "$swap" "$swap_profile"
-check_overlay_room "$mem" "$disks" "$swap" "$([ -z "$scenario" ] || info_value "$scenario_data" disk_use)"
+# a native run's disks are loop devices over new files (native_check_run)
+[ "$native" = 1 ] || check_disks "$disks" "$swap" "$swap_profile"
+[ "$native" = 1 ] || check_overlay_room "$mem" "$disks" "$swap" "$([ -z "$scenario" ] || info_value "$scenario_data" disk_use)"
 
 out=$(create_run_folder "${out:-$RL_RESULTS/runs/$(date +%Y%m%d-%H%M%S)-$$}")
 run_id=${out##*/}
@@ -177,6 +190,7 @@ stop_guest() {
 
 cleanup() {
 	stop_guest
+	[ -z "${native_state:-}" ] || native_undo "$native_state"
 	[ -z "${guest_cgroup:-}" ] || rmdir "$guest_cgroup" 2>/dev/null || true
 	rm -rf "$tmp"
 }
@@ -238,7 +252,10 @@ printf 'running\nrun=%s\n' "$run_id" >"$out/status"
 
 start=$(date +%s.%N)
 # shellcheck disable=SC2086 # $wrap and $args are lists of words
-if [ "$interactive" = 1 ]; then
+if [ "$native" = 1 ]; then
+	native_boot "$out" "$tmp" "$run_id" "$timeout"
+	[ "$native_hung" = 0 ] || status=hung
+elif [ "$interactive" = 1 ]; then
 	TMPDIR=$tmp "${guest_limit[@]}" $pin $wrap "$kernel" $args || true
 	# a shell left with exit or poweroff -f (as the banner says): no job
 	# status to wait for

@@ -24,10 +24,31 @@ rl_die() {
 # the experiment; any other failure fails the run, with the reason.
 rl_workload_status() {
 	[ "$2" = 0 ] && return 0
-	if [ "$2" = 137 ] && dmesg | grep -q 'Killed process'; then
+	if [ "$2" = 137 ] && rl_dmesg | grep -q 'Killed process'; then
 		return 0
 	fi
 	rl_fail "$1 exited with status $2 without an OOM kill"
+}
+
+# The kernel's messages of this run.  A guest's kernel is the run's own:
+# rl_dmesg_start empties its ring buffer and rl_dmesg prints it.  A native
+# run (run.sh --native) shares the host's kernel, whose log is not the
+# run's to clear: there RL_KMSG_MARK is set, rl_dmesg_start writes it to
+# the kernel's log and rl_dmesg prints what came after its last copy.
+rl_dmesg_start() {
+	if [ -n "${RL_KMSG_MARK:-}" ]; then
+		echo "$RL_KMSG_MARK" >/dev/kmsg
+	else
+		dmesg -c >/dev/null
+	fi
+}
+
+rl_dmesg() {
+	if [ -n "${RL_KMSG_MARK:-}" ]; then
+		dmesg | awk -v m="$RL_KMSG_MARK" 'index($0, m) { n = 0; next } { line[++n] = $0 } END { for (i = 1; i <= n; i++) print line[i] }'
+	else
+		dmesg
+	fi
 }
 
 # Reset every reclaim wait counter of the observability patch to zero; a
@@ -99,17 +120,23 @@ rl_memcg_create() { # NAME LIMIT v1|v2
 		echo "/sys/fs/cgroup/$1"
 		;;
 	v1)
-		# The memory controller can move to a v1 hierarchy only while no
-		# v2 cgroup uses it.
-		echo -memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
-		mkdir -p /cgroup/memory
-		grep -q ' /cgroup/memory ' /proc/mounts ||
-			mount -t cgroup -o memory memory /cgroup/memory ||
-			rl_die "cannot mount the v1 memory controller"
-		mkdir -p "/cgroup/memory/$1"
-		echo "$2" >"/cgroup/memory/$1/memory.limit_in_bytes" 2>/dev/null ||
+		# RL_MEMCG_V1_ROOT: a native run's scratch cgroup of the host's
+		# v1 memory hierarchy (run.sh --native), which the host made;
+		# a guest mounts the hierarchy itself.
+		memcg_root=${RL_MEMCG_V1_ROOT:-/cgroup/memory}
+		if [ -z "${RL_MEMCG_V1_ROOT:-}" ]; then
+			# The memory controller can move to a v1 hierarchy only
+			# while no v2 cgroup uses it.
+			echo -memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+			mkdir -p /cgroup/memory
+			grep -q ' /cgroup/memory ' /proc/mounts ||
+				mount -t cgroup -o memory memory /cgroup/memory ||
+				rl_die "cannot mount the v1 memory controller"
+		fi
+		mkdir -p "$memcg_root/$1"
+		echo "$2" >"$memcg_root/$1/memory.limit_in_bytes" 2>/dev/null ||
 			rl_die "cannot set memory.limit_in_bytes of $1 to '$2' (valid: a size such as 32M)"
-		echo "/cgroup/memory/$1"
+		echo "$memcg_root/$1"
 		;;
 	*) rl_die "unknown cgroup version '$3' (valid: v1 v2)" ;;
 	esac

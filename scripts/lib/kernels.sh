@@ -12,8 +12,11 @@
 #   git:REPO@REV    commit REV of the kernel git tree REPO, as it is, with the
 #                   lab's config (a tree that carries the lab's UML patches,
 #                   e.g. a worktree of build/src/linux with changes of one's own)
+#   native          the host's running kernel, no UML: run.sh --native
+#                   (scripts/lib/native.sh, docs/native.md); root only, mode
+#                   vanilla only
 
-RL_KERNEL_SPECS="lab series:DIR git:REPO@REV"
+RL_KERNEL_SPECS="lab series:DIR git:REPO@REV native"
 
 # check_kernel_name NAME WHAT: die unless NAME can be a kernel's name; it
 # goes into run names (SCENARIO.FS.MODE@NAME.rN) and folders
@@ -32,7 +35,7 @@ kernel_spec() {
 	[[ "$spec" =~ ^[A-Za-z0-9._/+@:~-]+$ ]] ||
 		die "bad kernel spec '$spec' in --kernel '$1' (valid: $RL_KERNEL_SPECS; paths of letters, digits and . _ / + @ : ~ -)"
 	case "$spec" in
-	lab) ;;
+	lab | native) ;;
 	series:*)
 		path=${spec#series:}
 		[ -f "$path/series" ] ||

@@ -121,9 +121,9 @@ read_job_line() {
 			word_in "${opt#--time-travel=}" "$RL_CLOCKS" ||
 				die "bad job line option '$(printable "$opt")' (valid clocks: $RL_CLOCKS)"
 			i=$((i + 1)); continue ;;
-		--trace-dat | --blktrace) i=$((i + 1)); continue ;;
+		--trace-dat | --blktrace | --native) i=$((i + 1)); continue ;;
 		--seed | --scenario | --mode | --repeat-number | --disk | --mem | --timeout | --preset | --set | --kernel | --kernel-name) ;;
-		*) die "bad job line option '$(printable "$opt")' (valid: --time-travel=CLOCK --seed --scenario --mode --repeat-number --disk --mem --timeout --preset --set --kernel --kernel-name --trace-dat --blktrace; a job list holds only what compare.sh writes)" ;;
+		*) die "bad job line option '$(printable "$opt")' (valid: --time-travel=CLOCK --seed --scenario --mode --repeat-number --disk --mem --timeout --preset --set --kernel --kernel-name --native --trace-dat --blktrace; a job list holds only what compare.sh writes)" ;;
 		esac
 		[ $((i + 1)) -lt "${#fields[@]}" ] || die "job line option $opt has no value"
 		val=${fields[$((i + 1))]}

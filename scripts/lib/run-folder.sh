@@ -105,6 +105,13 @@ run_umid() {
 # its release, source (package and version, or git tree and commit) and
 # series (hash of the applied patch series)
 kernel_conf() {
+	if [ "$1" = native ]; then
+		# run.sh --native: the host's running kernel
+		echo "kernel_release=$(uname -r)"
+		echo "kernel_source=host $(uname -v)"
+		echo "series="
+		return 0
+	fi
 	echo "kernel_release=$(cat "$(dirname "$1")/include/config/kernel.release" 2>/dev/null)"
 	echo "kernel_source=$(cat "$(dirname "$1")/reclaimlab-source" 2>/dev/null)"
 	echo "series=$(cat "$(dirname "$1")/reclaimlab-series" 2>/dev/null)"
@@ -129,6 +136,7 @@ set_aside_attempt() {
 write_run_conf() {
 	echo "run=$run_id"
 	echo "kernel=$kernel"
+	echo "backend=$([ "$kernel" = native ] && echo native || echo uml)"
 	echo "kernel_name=$kernel_name"
 	echo "flavor=$RL_FLAVOR"
 	echo "mem=$mem"

@@ -1,0 +1,137 @@
+# shellcheck shell=bash
+# The native backend (run.sh --native, docs/native.md): a scenario on the
+# host's own kernel into a run folder that collect and summarize read as a
+# guest's, and nothing of the run left on the host afterwards.  CI runs as
+# root on a host with loop devices and the cgroup v1 memory controller:
+# these tests fail, never skip, when a native run cannot be had there.
+
+# native RUNDIR [run.sh options]: one native run; returns run.sh's status
+native() {
+	local out=$1
+	shift
+	"$RL_TOP/scripts/run.sh" --native --out "$out" --timeout "${GUEST_TIMEOUT:-300}" "$@"
+}
+
+# expect_native_gone RUNDIR: nothing the native run in RUNDIR made is left
+# on the host: no loop device backed by a file of its folder, no mount of
+# its folder or of a loop device in a fresh mount namespace, no memory
+# cgroup or trace instance of its name, no throttle rule of its devices,
+# no state file, its devices' queue settings as it found them
+expect_native_gone() {
+	local run=$1 name dev mm f want
+	name=reclaimlab-native-${run##*/}
+	! losetup -a | grep -F "$run/" || fail "a loop device of $run is still attached"
+	! unshare --mount cat /proc/self/mounts | grep -F -e "$run" -e "$name" ||
+		fail "a mount of the run is left in the host's mount table"
+	[ ! -e "/sys/fs/cgroup/memory/$name" ] || fail "the run's memory cgroup /sys/fs/cgroup/memory/$name is left"
+	! ls /run/reclaimlab-native/ | grep -F "${run##*/}." || fail "the run's state file is left in /run/reclaimlab-native"
+	! unshare --mount sh -c 'mount -t tracefs t /sys/kernel/tracing && ls /sys/kernel/tracing/instances' | grep -Fx "$name" ||
+		fail "the run's trace instance $name is left"
+	[ ! -e "$run/native-disks" ] || fail "the run's disk images are left: $(ls "$run/native-disks")"
+	[ -f "$run/native-disks.txt" ] || return 0
+	for dev in $(awk '/ fs=/ { print $1 }' "$run/native-disks.txt"); do
+		mm=$(cat "/sys/block/$dev/dev")
+		! grep -h "^$mm " /sys/fs/cgroup/blkio/blkio.throttle.{read,write}_bps_device ||
+			fail "a blkio throttle rule of /dev/$dev ($mm) is left"
+		for f in max_sectors_kb nr_requests; do
+			want=$(sed -n "s/^$dev $f=[0-9]*: .* (was \([0-9]*\))$/\1/p" "$run/native-disks.txt")
+			[ "$(cat "/sys/block/$dev/queue/$f")" = "$want" ] ||
+				fail "/dev/$dev's $f is $(cat "/sys/block/$dev/queue/$f"), not the $want the run found"
+		done
+	done
+	echo "nothing of ${run##*/} left on the host"
+}
+
+# memcg-dd on ext4 at a small size: ok, with summary rows, the kernel's
+# messages of the run in console.log, the host's kernel in run.conf, and
+# nothing left behind.
+t_native_memcg_dd_ext4() {
+	local run=$TEST_TMP/native-ext4 rows
+	native "$run" --scenario memcg-dd --mode vanilla --disk ext4 --set WRITE_SIZE=32M ||
+		fail "native memcg-dd failed ($?): $(cat "$run/status" 2>/dev/null); console: $(tail -5 "$run/console.log" 2>/dev/null)"
+	expect_match "$run/status" '^ok$'
+	expect_match "$run/run.conf" '^kernel=native$'
+	expect_match "$run/run.conf" '^backend=native$'
+	expect_match "$run/run.conf" "^kernel_release=$(uname -r)\$"
+	expect_match "$run/run.conf" '^clock=host$'
+	expect_match "$run/guest/kernel-release" "^$(uname -r)\$"
+	# the kernel's own lines of the run: the marker the job wrote, and the
+	# filesystem's mount of the run's loop device
+	expect_match "$run/console.log" "reclaimlab-native: run ${run##*/} job\$"
+	expect_match "$run/console.log" '^\[ *[0-9]+\.[0-9]+\] EXT4-fs \(loop[0-9]+\): mounted filesystem'
+	expect_match "$run/guest/knobs" '^vm\.pageout_work=absent$'
+	expect_match "$run/native-disks.txt" 'throttle read_bps=95000000 write_bps=95000000'
+	"$RL_TOP/scripts/summarize-run.sh" "$run"
+	rows=$(wc -l <"$run/$RL_DERIVED/summary.tsv")
+	[ "$rows" -ge 20 ] || fail "only $rows summary rows"
+	[ -n "$(summary_value "$run" tool.v1-writer1.mbps)" ] || fail "no writer throughput row"
+	[ "$(summary_value "$run" workload.oom_kills)" = 0 ] || fail "OOM kills at a 32M write: $(summary_value "$run" workload.oom_kills)"
+	[ -n "$(summary_value "$run" iostat.loop0.avgrq_sz_mean)$(grep -c 'iostat\.loop[0-9]*\.avgrq_sz_mean' "$run/$RL_DERIVED/summary.tsv")" ] ||
+		fail "no iostat rows of the loop device"
+	echo "writers $(summary_value "$run" tool.v1-writer1.mbps) and $(summary_value "$run" tool.v1-writer2.mbps) MB/s, $(summary_value "$run" waits.events) throttle events, $rows rows"
+	expect_native_gone "$run"
+}
+
+# run.sh killed with SIGKILL mid-run leaves its loop device, cgroup and
+# throttle rule; the next native run sweeps them (by the state file that
+# names the run's folder and backing files), then runs.
+t_native_kill9_swept() {
+	local run=$TEST_TMP/native-kill9 next=$TEST_TMP/native-after-kill9 pid
+	"$RL_TOP/scripts/run.sh" --native --out "$run" --scenario memcg-dd --mode vanilla --disk ext4 \
+		--set WRITE_SIZE=1G --set MEMCG_LIMIT=64M >"$TEST_TMP/native-kill9.log" 2>&1 &
+	pid=$!
+	for _ in $(seq 600); do
+		[ -s "$run/guest/v1-writer1.progress" ] && break
+		sleep 0.1
+	done
+	[ -s "$run/guest/v1-writer1.progress" ] || fail "the writers did not start: $(cat "$TEST_TMP/native-kill9.log")"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null || true
+	sleep 1
+	losetup -a | grep -F "$run/" || fail "no loop device left by the killed run: the test would prove nothing"
+	[ -d "/sys/fs/cgroup/memory/reclaimlab-native-${run##*/}" ] || fail "no cgroup left by the killed run"
+	native "$next" --scenario memcg-dd --mode vanilla --disk ext4 --set WRITE_SIZE=8M >"$TEST_TMP/native-next.log" 2>&1 ||
+		fail "the run after the kill failed: $(cat "$TEST_TMP/native-next.log")"
+	expect_match "$TEST_TMP/native-next.log" "sweeping what native run $run left"
+	expect_native_gone "$run"
+	expect_native_gone "$next"
+}
+
+# A filesystem the host's kernel lacks (vfat here) is "not measured", with
+# the reason, in a run folder the summary reads; a scenario asking for
+# cgroup v2's memory controller too.
+t_native_not_measured() {
+	local run=$TEST_TMP/native-vfat v2=$TEST_TMP/native-v2 rc=0
+	grep -qw vfat /proc/filesystems && fail "this host's kernel has vfat: the test needs a filesystem it lacks"
+	native "$run" --scenario memcg-dd --mode vanilla --disk vfat || rc=$?
+	[ "$rc" = 77 ] || fail "a vfat run exited $rc, not 77 (not measured)"
+	expect_match "$run/status" '^not-measured$'
+	expect_match "$run/status" '^reason=.*no vfat filesystem'
+	expect_match "$run/run.conf" '^fs=vfat$'
+	"$RL_TOP/scripts/summarize-run.sh" "$run"
+	expect_match "$run/$RL_DERIVED/summary.tsv" 'run\.status	not-measured$'
+	expect_native_gone "$run"
+	rc=0
+	native "$v2" --scenario memcg-dd --mode vanilla --disk ext4 --set MEMCG_VERSION=v2 || rc=$?
+	[ "$rc" = 77 ] || fail "a cgroup v2 run exited $rc, not 77 (not measured)"
+	expect_match "$v2/status" '^reason=.*cgroup v2'
+	expect_native_gone "$v2"
+}
+
+# Refused before anything runs, naming what is missing: a user who is not
+# root, a mode other than vanilla, options of the UML kernel.
+t_native_refusals() {
+	local run=$TEST_TMP/native-refused out=$TEST_TMP/native-refused.out
+	mkdir -p "$TEST_TMP/unpriv"
+	chmod 0777 "$TEST_TMP/unpriv"
+	! unprivileged "$RL_TOP/scripts/run.sh" --native --out "$TEST_TMP/unpriv/run" \
+		--scenario memcg-dd --mode vanilla --disk ext4 2>"$out" || fail "a native run as $UNPRIV_USER was not refused"
+	expect_match "$out" 'error: --native needs root'
+	[ ! -e "$TEST_TMP/unpriv/run" ] || fail "a refused run left a run folder"
+	! native "$run" --scenario memcg-dd --mode patched --disk ext4 2>"$out" || fail "mode patched was not refused"
+	expect_match "$out" "mode 'patched' .*natively the valid mode is: vanilla"
+	! native "$run" --scenario memcg-dd --mode vanilla --disk ext4 --swap 2>"$out" || fail "--swap was not refused"
+	expect_match "$out" "does not change the host's swap"
+	[ ! -e "$run" ] || fail "a refused run left a run folder"
+	cat "$out"
+}
