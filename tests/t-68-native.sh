@@ -122,12 +122,12 @@ t_native_not_measured() {
 # root, a mode other than vanilla, options of the UML kernel.
 t_native_refusals() {
 	local run=$TEST_TMP/native-refused out=$TEST_TMP/native-refused.out
-	mkdir -p "$TEST_TMP/unpriv"
-	chmod 0777 "$TEST_TMP/unpriv"
-	! unprivileged "$RL_TOP/scripts/run.sh" --native --out "$TEST_TMP/unpriv/run" \
+	mkdir -p "$TEST_TMP/native-unpriv"
+	chmod 0777 "$TEST_TMP/native-unpriv"
+	! unprivileged "$RL_TOP/scripts/run.sh" --native --out "$TEST_TMP/native-unpriv/run" \
 		--scenario memcg-dd --mode vanilla --disk ext4 2>"$out" || fail "a native run as $UNPRIV_USER was not refused"
 	expect_match "$out" 'error: --native needs root'
-	[ ! -e "$TEST_TMP/unpriv/run" ] || fail "a refused run left a run folder"
+	[ ! -e "$TEST_TMP/native-unpriv/run" ] || fail "a refused run left a run folder"
 	! native "$run" --scenario memcg-dd --mode patched --disk ext4 2>"$out" || fail "mode patched was not refused"
 	expect_match "$out" "mode 'patched' .*natively the valid mode is: vanilla"
 	! native "$run" --scenario memcg-dd --mode vanilla --disk ext4 --swap 2>"$out" || fail "--swap was not refused"
