@@ -40,7 +40,7 @@ usage: scripts/compare.sh [options]
   --clock MODE      guest clock: $RL_CLOCKS (default: $RL_DEFAULT_CLOCK;
                     see scripts/run.sh --help, --time-travel)
   --trace-dat       each run keeps its traces also as trace.dat (run.sh)
-  --blktrace        each run's disks under blktrace, with btt's table (run.sh)
+  --blktrace        each run's disks under blktrace: D2C/Q2C rows (run.sh)
   --results DIR     matrix folder (default: results/compare-<time>)
   --resume DIR      finish an interrupted matrix without redoing finished runs
   --hosts FILE      spread the runs over the machines FILE names, a line

@@ -27,8 +27,9 @@ usage: scripts/run.sh [options] [--] [guest command...]
   --swap[=PROFILE]     attach the swap image and enable it
   --trace-dat          keep each trace also as trace.dat (trace-cmd extract in
                        the guest) for trace-cmd report and KernelShark
-  --blktrace           a scenario's disks under blktrace: DEV.blktrace.bin and
-                       btt's latency table btt-DEV.txt in the run folder
+  --blktrace           a scenario's disks under blktrace: DEV.blktrace.bin in
+                       the run folder (summarized as blk.DEV.* D2C/Q2C rows;
+                       btt -i DEV.blktrace.bin for btt's own tables)
   --no-tools           no tools disk (fio, trace-cmd, iostat, ... at /tools;
                        scripts/build-guest-tools.sh): busybox and rl-* only
   --mem SIZE           guest memory, e.g. 512M (default: 512M)

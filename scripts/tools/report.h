@@ -25,14 +25,6 @@ struct rep_opts {
 	const char *png_term;		/* gnuplot's png terminal, NULL: no plots */
 };
 
-/*
- * Writes MATRIX/report.md, MATRIX/report.html and MATRIX/plots/.  Returns
- * 0, or -1 with a message in err.  notes (may be NULL) gets one line per
- * plot gnuplot could not draw.
- */
-int report_write(const struct rep_opts *o, FILE *notes, char *err,
-		 size_t errlen);
-
 /* Numbers for people: whole above 1000 or when whole, else 3 digits. */
 void rep_fmt(char *buf, size_t size, double v);
 
