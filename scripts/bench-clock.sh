@@ -47,7 +47,7 @@ guest_op() {
 	shift 2
 	run=$work/ops-$op-$RANDOM$RANDOM
 	"$RL_TOP/scripts/run.sh" --out "$run" "$@" -- "rl-opbench -n $n -d /tmp $op" >/dev/null ||
-		die "guest benchmark failed: $(head -1 "$run/status"); see $run/console.log"
+		die "guest benchmark failed: $(run_status "$run"); see $run/console.log"
 	echo "$run"
 }
 

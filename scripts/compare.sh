@@ -372,7 +372,7 @@ reap() { # PID
 	unset "running[$1]" "cpu_of[$1]"
 	done_count=$((done_count + 1))
 	summarize "$name"
-	note "finished $name: $(head -1 "$matrix/runs/$name/status" 2>/dev/null)"
+	note "finished $name: $(run_status "$matrix/runs/$name")"
 }
 
 reap_finished() {

@@ -109,10 +109,21 @@ kernel_conf() {
 	echo "series=$(cat "$(dirname "$1")/reclaimlab-series" 2>/dev/null)"
 }
 
+# run_status DIR: the run's status word, the first line of DIR/status
+# (running, interrupted, ok, failed, hung, crashed, splat); nothing if
+# there is no status file.  The one shell reader of that line; the report
+# reads it in load_runs() (report-model.c).
+run_status() {
+	[ -f "$1/status" ] || return 0
+	head -c 64 "$1/status" | head -1
+}
+
 # run_finished DIR: true if the run in DIR has a final status (a matrix
 # redoes any other)
 run_finished() {
-	[ -f "$1/status" ] && ! grep -qx 'running\|interrupted' <(head -1 "$1/status")
+	local s
+	s=$(run_status "$1")
+	[ -n "$s" ] && [ "$s" != running ] && [ "$s" != interrupted ]
 }
 
 # set_aside_attempt DIR: move what an earlier, unfinished attempt at a run

@@ -75,13 +75,12 @@ check_scenario_run() {
 	done
 }
 
-# info_value DATA KEY: the value of KEY in scenario_info's (or any
-# key=value) DATA
+# info_value DATA KEY: the value of KEY in scenario_info's key=value DATA,
+# by the rule of every key=value reader (rl-conf, conf.h: the last KEY=
+# line wins)
 info_value() {
-	local line
-	while IFS= read -r line; do
-		[ "${line%%=*}" != "$2" ] || { echo "${line#*=}"; return 0; }
-	done <<<"$1"
+	[ -x "$RL_HOST_TOOLS/rl-conf" ] || build_host_tools
+	"$RL_HOST_TOOLS/rl-conf" - "$2" <<<"$1"
 }
 
 # check_scenario_fits SCENARIO DATA "FS ..." [MEM]: die unless what the

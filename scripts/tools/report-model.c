@@ -230,7 +230,7 @@ static char *first_line(const char *text)
 
 static char *conf_or_empty(const char *text, const char *key)
 {
-	char *v = text ? rep_conf_value(text, key) : NULL;
+	char *v = text ? conf_value(text, key) : NULL;
 
 	return v ? v : rep_xstrdup("");
 }
@@ -238,7 +238,7 @@ static char *conf_or_empty(const char *text, const char *key)
 /* the stall count of a status file: clock_stalled_ticks=N with N > 0 */
 static void note_stall(struct rep *r, const char *name, const char *status)
 {
-	char *v = rep_conf_value(status, "clock_stalled_ticks");
+	char *v = conf_value(status, "clock_stalled_ticks");
 	char buf[512];
 
 	if (v && v[0] >= '1' && v[0] <= '9' && strspn(v, "0123456789") == strlen(v) &&

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "conf.h"
+
 struct rep_opts {
 	const char *matrix;		/* the matrix folder */
 	const char *scenarios;		/* folder of NAME.scn */
@@ -27,13 +29,6 @@ struct rep_opts {
 
 /* Numbers for people: whole above 1000 or when whole, else 3 digits. */
 void rep_fmt(char *buf, size_t size, double v);
-
-/*
- * The value of the last "key=value" line of text (a file's contents), the
- * quotes of folders written before 2026-12 removed; malloc'ed, NULL if the
- * key is not there.
- */
-char *rep_conf_value(const char *text, const char *key);
 
 /* A compare.sh error line without "reclaimlab: " and a trailing "; .../path". */
 void rep_err_line(char *line);

@@ -609,7 +609,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	base = base && base[1] ? base + 1 : dir;
 	used = (size_t)snprintf(r.prefix, sizeof(r.prefix), "%s", base);
 	for (k = 0; k < 5; k++) {
-		char *v = rep_conf_value(conf, keys[k]);
+		char *v = conf_value(conf, keys[k]);
 
 		if (!v || !*v || strpbrk(v, "\t\n")) {
 			free(v);
