@@ -80,7 +80,7 @@ scenario_run() {
 		--timeout 900 --disk ext4:hdd --scenario memcg-dd >/dev/null 2>&1 || true
 	"$RL_TOP/scripts/summarize-run.sh" "$run" ||
 		die "could not summarize $run"
-	"$BENCH" scenario-row "$clock" "$label" "$run/$RL_DERIVED/summary.tsv"
+	"$BENCH" scenario-row "$clock" "$label" "$run"
 }
 
 scenario_part() {

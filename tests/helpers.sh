@@ -109,7 +109,15 @@ kunit_suites_pass() {
 	[ "${ran% *}" -ge 10 ] || fail "fewer KUnit cases than expected ran: ${ran% *}"
 }
 
-# summary_value RUN METRIC: the metric's value in the run's summary rows
+# run_rows RUN: the run's record as rows "run scenario fs profile mode
+# repeat metric value": run.conf, status and summary joined (rl-aggregate
+# rows, record.h), so $7 is the metric and $8 its value
+run_rows() {
+	"$RL_HOST_TOOLS/rl-aggregate" rows "$1"
+}
+
+# summary_value RUN METRIC: the metric's value in the run's record (a
+# summary row, or a status fact such as workload.oom_kills)
 summary_value() {
-	awk -F'\t' -v m="$2" '$7 == m { print $8 }' "$1/$RL_DERIVED/summary.tsv"
+	run_rows "$1" | awk -F'\t' -v m="$2" '$7 == m { print $8 }'
 }

@@ -144,7 +144,7 @@ t_tools_not_an_experiment_disk() {
 	expect_match "$run/run.conf" '^disks=ubda:ext4:[a-z-]+$' "run.conf's disks"
 	expect_match "$run/run.conf" '^tools=ubdp:[0-9a-f]{64}$' "run.conf's tools"
 	"$RL_TOP/scripts/summarize-run.sh" "$run" || fail "summarize-run.sh failed"
-	devs=$(awk -F'\t' '$7 ~ /^iostat\..*\.intervals$/ { print $7 }' "$run/$RL_DERIVED/summary.tsv" | tr '\n' ' ')
+	devs=$(awk -F'\t' '$7 ~ /^iostat\..*\.intervals$/ { print $7 }' <(run_rows "$run") | tr '\n' ' ')
 	[ "$devs" = "iostat.ubda.intervals " ] || fail "iostat sampled other disks than ubda: $devs"
 }
 
@@ -174,8 +174,8 @@ assert {d["disk_device"] for d in disks} == {"ubda"}, disks
 rows = {}
 for line in open(sys.argv[2]):
     f = line.rstrip("\n").split("\t")
-    if f[6].startswith("iostat.ubda."):
-        rows[f[6][len("iostat.ubda."):]] = float(f[7])
+    if f[1].startswith("iostat.ubda."):
+        rows[f[1][len("iostat.ubda."):]] = float(f[2])
 n = len(disks)
 mean = lambda k: sum(d[k] for d in disks) / n
 print("intervals", n, "wkB/s", mean("wkB/s"), "w/s", mean("w/s"), "%util", mean("util"))
@@ -247,7 +247,7 @@ t_tools_fio_scenario_rows_in_the_report() {
 		! grep -q 'verify' "$r/$RL_DERIVED/summary.tsv" || fail "${r##*/}: the verify run gave summary rows"
 		# 64 MiB at the hdd profile's 95 MB/s: fio timed with the guest's clock
 		awk -F'\t' '$7 == "fio.writer.write.kb_s" { exit !($8 > 40000 && $8 < 100000) }' \
-			"$r/$RL_DERIVED/summary.tsv" || fail "${r##*/}: fio's bandwidth is not the disk's: $(grep 'fio.writer.write.kb_s' "$r/$RL_DERIVED/summary.tsv")"
+			<(run_rows "$r") || fail "${r##*/}: fio's bandwidth is not the disk's: $(grep 'fio.writer.write.kb_s' "$r/$RL_DERIVED/summary.tsv")"
 	done
 	expect_match "$m/report.md" '^### fio$' "the report's fio section"
 	expect_match "$m/report.md" '^Job writer, write:$' "the report's fio job"
@@ -294,7 +294,7 @@ t_tools_trace_dat_holds_the_labs_events() {
 		[ "$lab" -gt 0 ] || fail "no $e event: the test shows nothing"
 		[ "$lab" = "$dat" ] || fail "$e: $lab events in trace.txt, $dat in trace.dat"
 	done
-	[ "$(awk -F'\t' '$7 == "waits.events" { print $8 }' "$run/$RL_DERIVED/summary.tsv")" = \
+	[ "$(awk -F'\t' '$7 == "waits.events" { print $8 }' <(run_rows "$run"))" = \
 		"$(grep -c ' mm_vmscan_reclaim_wait: ' "$run.report")" ] || fail "waits.events differs from trace.dat's count"
 	# without the tools disk there is no trace-cmd: refused before a guest starts
 	"$RL_TOP/scripts/run.sh" --trace-dat --no-tools --out "$TEST_TMP/no-trace-cmd" true 2>"$TEST_TMP/no-trace-cmd.err" || rc=$?
@@ -325,7 +325,7 @@ t_tools_blktrace_of_a_scenario_run() {
 	# the summary's blk rows: every write completion matched to its
 	# dispatch and to the Q of the bio it was split from (blklat.c)
 	"$RL_TOP/scripts/summarize-run.sh" "$run" >/dev/null || fail "summarize-run.sh failed on $run"
-	grep $'\tblk\.' "$run/$RL_DERIVED/summary.tsv" | cut -f7,8
+	run_rows "$run" | grep $'\tblk\.' | cut -f7,8
 	c=$(summary_value "$run" blk.ubda.write.completions)
 	[ "${c:-0}" -gt 0 ] || fail "no blk.ubda.write.completions row"
 	[ "$(summary_value "$run" blk.ubda.write.d2c_matched)" = "$c" ] || fail "not every write completion matched a dispatch"

@@ -334,7 +334,8 @@ static void runs_not_ok(struct rep *r, FILE *f)
 	fprintf(f, "| run | status | details |\n|---|---|---|\n");
 	for (i = 0; i < r->nruns; i++) {
 		struct rep_run *run = &r->runs[i];
-		char *err = NULL, *line;
+		char *err = NULL;
+		const char *line;
 		int any = 0;
 
 		if (!strcmp(run->status, "ok"))
@@ -342,7 +343,7 @@ static void runs_not_ok(struct rep *r, FILE *f)
 		fprintf(f, "| %s | %s | ", run->name, run->status);
 		/* the status file's facts, in its order */
 		for (line = run->status_text; line && *line;) {
-			char *nl = strchr(line, '\n');
+			const char *nl = strchr(line, '\n');
 			size_t len = nl ? (size_t)(nl - line) : strlen(line);
 
 			for (k = 0; line != run->status_text && k < sizeof(keys) / sizeof(keys[0]); k++) {

@@ -26,10 +26,11 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
 		printf("usage: " PROG " RUNDIR\n"
-		       "Writes RUNDIR/derived/summary.tsv (run scenario fs profile mode repeat\n"
-		       "metric value rows) and the trace's waits-hist.tsv, waits-cdf.tsv and\n"
-		       "waits-series.tsv beside it; what the run is comes from RUNDIR/run.conf,\n"
-		       "the rest from what the guest wrote, RUNDIR/guest/.  A guest file that is\n"
+		       "Writes RUNDIR/derived/summary.tsv (RUN metric value rows: what the run\n"
+		       "measured) and the trace's waits-hist.tsv, waits-cdf.tsv and\n"
+		       "waits-series.tsv beside it, from what the guest wrote, RUNDIR/guest/;\n"
+		       "what the run is stays in RUNDIR/run.conf, how it ended in RUNDIR/status\n"
+		       "(rl-report and rl-aggregate join the three).  A guest file that is\n"
 		       "not a regular file or is larger than its limit is not read: the summary\n"
 		       "has a row input.refused NAME instead of its rows.\n");
 		return 0;
