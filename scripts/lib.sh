@@ -10,7 +10,6 @@ RL_KERNEL=$RL_KOUT/linux
 RL_ROOTFS=$RL_BUILD/rootfs/rootfs.cpio
 # host tools (scripts/tools): they read what a guest left in a run folder
 RL_HOST_TOOLS=$RL_BUILD/host-tools
-RL_SPLATS=$RL_HOST_TOOLS/rl-splats
 RL_IMAGES=$RL_BUILD/images
 RL_RESULTS=${RL_RESULTS:-$RL_TOP/results}
 # the subfolder of a run folder for what the host derived from the raw

@@ -146,7 +146,7 @@ fi
 [ -x "$kernel" ] || die "kernel $kernel not found; build it with 'make kernel'"
 [ -z "$kernel_name" ] || check_kernel_name "$kernel_name" --kernel-name
 [ -r "$RL_ROOTFS" ] || die "rootfs $RL_ROOTFS not found; build it with 'make rootfs'"
-[ -x "$RL_SPLATS" ] || die "$RL_SPLATS not found; build it with 'make rootfs'"
+[ -x "$RL_HOST_TOOLS/rl-collect" ] || build_host_tools
 check_guest_mem "$mem"
 check_count --timeout "$timeout" 1 "$RL_MAX_TIMEOUT"
 [ -z "$job_file" ] || [ -r "$job_file" ] || die "job file '$job_file' not readable"
