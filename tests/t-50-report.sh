@@ -36,7 +36,7 @@ t_report_tables_checks_plots() {
 	expect_line "$r" "- Variation between repeats: none; each of the 8 scenario/fs/mode cells with two or more ok runs gave the same figures in every repeat (the host's run.wall_seconds aside): the seeds moved nothing these runs measure"
 	expect_match "$r" "^- Runs started: 2026-12-02T16:37:32\+00:00 to 2026-12-02T16:39:18\+00:00$"
 	expect_match "$r" "^- Matrix: scenarios fs-completion memcg-dd usb-responsiveness; filesystems ext4 xfs vfat btrfs; modes patched vanilla; repeat 2;.*--set WRITE_SIZE=256M$"
-	# each mode's knobs as the guest read them back
+	# each mode's knobs as run.sh recorded them (run.conf), none absent
 	expect_line "$r" "- patched: vm.pageout_work=1, vm.reclaim_wait_dirty=1, vm.reclaim_plug=1, vm.write_bio_cap=0, vm.reclaim_throttle_writeback=1"
 	expect_line "$r" "- vanilla: vm.pageout_work=0, vm.reclaim_wait_dirty=0, vm.reclaim_plug=1, vm.write_bio_cap=0, vm.reclaim_throttle_writeback=1"
 	expect_no "$r" "absent"
@@ -330,17 +330,19 @@ t_report_html_renders() {
 }
 
 # What a guest left instead of its files is not read, and the report says
-# so: a fifo for knobs (a plain open would wait forever), a link to a host
-# file for a progress file, a sparse giant for params, a fifo for the trace
+# so: a fifo for kernel-release (a plain open would wait forever), a link
+# to a host file for a progress file, a sparse giant for another run's
+# kernel-release, a fifo for the trace
 # rl-summarize reads (its summary then has input.refused trace.txt).
 t_report_guest_files_refused() {
 	local m run r
 	m=$(report_copy refused)
 	run=$m/runs/fs-completion.ext4.patched.r1
-	rm -f "$run/$RL_GUEST/knobs" "$run/$RL_GUEST/writer1.progress" "$run/$RL_GUEST/trace.txt"
-	mkfifo "$run/$RL_GUEST/knobs" "$run/$RL_GUEST/trace.txt"
+	rm -f "$run/$RL_GUEST/kernel-release" "$run/$RL_GUEST/writer1.progress" "$run/$RL_GUEST/trace.txt"
+	mkfifo "$run/$RL_GUEST/kernel-release" "$run/$RL_GUEST/trace.txt"
 	ln -s /etc/passwd "$run/$RL_GUEST/writer1.progress"
-	truncate -s 1T "$run/$RL_GUEST/params"
+	rm -f "$m/runs/fs-completion.ext4.patched.r2/$RL_GUEST/kernel-release"
+	truncate -s 1T "$m/runs/fs-completion.ext4.patched.r2/$RL_GUEST/kernel-release"
 	timeout 60 "$RL_HOST_TOOLS/rl-summarize" "$run" 2>"$TEST_TMP/sum.err" ||
 		fail "rl-summarize failed or hung: $(cat "$TEST_TMP/sum.err")"
 	expect_match "$TEST_TMP/sum.err" 'guest/trace.txt: refused: it is a fifo'
@@ -349,9 +351,9 @@ t_report_guest_files_refused() {
 		fail "report.sh failed or hung: $(tail -3 "$TEST_TMP/rep.err")"
 	r=$m/report.md
 	expect_line "$r" "## Guest files refused"
-	expect_line "$r" "- fs-completion.ext4.patched.r1/guest/knobs: refused: it is a fifo"
+	expect_line "$r" "- fs-completion.ext4.patched.r1/guest/kernel-release: refused: it is a fifo"
 	expect_line "$r" "- fs-completion.ext4.patched.r1/guest/writer1.progress: refused: it is a symbolic link"
-	expect_match "$r" '^- fs-completion\.ext4\.patched\.r1/guest/params: refused: 1099511627776 bytes, more than the 65536 '
+	expect_match "$r" '^- fs-completion\.ext4\.patched\.r2/guest/kernel-release: refused: 1099511627776 bytes, more than the 65536 '
 	expect_match "$r" '^- fs-completion\.ext4\.patched\.r1/guest/trace\.txt: refused when summarized'
 	expect_no "$r" "root:"
 	grep -q 'Guest files refused' "$m/report.html" || fail "report.html lacks the refused files"

@@ -146,7 +146,6 @@ write_run_conf() {
 	echo "tools=$(tools_conf "$tools")"
 	echo "trace_dat=$trace_dat"
 	echo "blktrace=$blktrace"
-	echo "time_travel=$time_travel"
 	echo "tt_cpu=$tt_cpu"
 	echo "seed=$seed"
 	echo "host_cpu=$cpu"
@@ -157,6 +156,7 @@ write_run_conf() {
 	echo "started=$(date -Is)"
 	# what the run is, so that later stages need nothing but this folder
 	kernel_conf "$kernel"
+	# the guest clock, once: host (no time-travel), basic, cpu or inf-cpu
 	echo "clock=${time_travel/#0/host}"
 	echo "scenario=$scenario"
 	[ -z "$scenario" ] ||

@@ -453,7 +453,7 @@ int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
 	     char *err, size_t errlen)
 {
 	static const char *const keys[] = {
-		"repeat", "profile", "mem", "timeout", "sets", "clock", "scenarios",
+		"repeat", "profile", "mem", "timeout", "sets", "scenarios",
 	};
 	struct strv seen_s = { 0 }, seen_f = { 0 }, seen_m = { 0 };
 	char *conf;
@@ -470,20 +470,19 @@ int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
 	conf = path_of(r->matrix, "matrix.conf", NULL);
 	r->conf_text = rep_read_file(conf, NULL);
 	free(conf);
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < 6; i++)
 		r->conf_values[i] = conf_or_empty(r->conf_text, keys[i]);
 	r->conf_repeat = r->conf_values[0];
 	r->conf_profile = r->conf_values[1];
 	r->conf_mem = r->conf_values[2];
 	r->conf_timeout = r->conf_values[3];
 	r->conf_sets = r->conf_values[4];
-	r->conf_clock = r->conf_values[5];
 	for (i = 0; i < r->nruns; i++) {
 		strv_add_unique(&seen_s, r->runs[i].scenario);
 		strv_add_unique(&seen_f, r->runs[i].fs);
 		strv_add_unique(&seen_m, r->runs[i].mode);
 	}
-	ordered(&r->scenarios, r->conf_values[6], &seen_s);
+	ordered(&r->scenarios, r->conf_values[5], &seen_s);
 	ordered(&r->fs, o->fs_order, &seen_f);
 	ordered(&r->modes, o->mode_order, &seen_m);
 	strv_free(&seen_s);
@@ -525,7 +524,7 @@ void rep_free(struct rep *r)
 		agg_free(&s->set);
 	}
 	free(r->scn);
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < 6; i++)
 		free(r->conf_values[i]);
 	free(r->conf_text);
 	strv_free(&r->stalls);
@@ -674,7 +673,45 @@ int rep_any_group_max_above(const struct rep_scn *s, const char *metric,
 	return 0;
 }
 
-/* The knobs files of the runs of mode (and scenario, if not NULL). */
+/*
+ * A run's knobs as they took effect, "KNOB=VALUE" lines: each of run.conf's
+ * knobs= (the mode's, recorded by run.sh before boot) with its value, or
+ * "absent" where the guest's kernel lacked it (the status's
+ * knobs_absent=, rl-collect's), or "n/a" for a remount option of another
+ * filesystem (mount.FS= on a run of another fs).
+ */
+static void run_knobs(const struct rep_run *run, struct strv *lines)
+{
+	char *knobs = conf_value(run->conf, "knobs");
+	char *absent = conf_value(run->status_text, "knobs_absent");
+	struct strv words = { 0 }, gone = { 0 };
+	char line[600];
+	size_t i;
+
+	strv_split(&words, knobs);
+	strv_split(&gone, absent);
+	for (i = 0; i < words.n; i++) {
+		char *eq = strchr(words.v[i], '=');
+		const char *val;
+
+		if (!eq || eq == words.v[i])
+			continue;
+		*eq = '\0';
+		val = eq + 1;
+		if (!strncmp(words.v[i], "mount.", 6) && strcmp(words.v[i] + 6, run->fs))
+			val = "n/a";
+		else if (strv_has(&gone, words.v[i]))
+			val = "absent";
+		snprintf(line, sizeof(line), "%s=%s", words.v[i], val);
+		strv_push(lines, line);
+	}
+	strv_free(&words);
+	strv_free(&gone);
+	free(knobs);
+	free(absent);
+}
+
+/* The knobs of the runs of mode (and scenario, if not NULL). */
 static void knob_lines(const struct rep *r, const char *scn, const char *mode,
 		       struct strv *lines, int *any_file)
 {
@@ -682,21 +719,11 @@ static void knob_lines(const struct rep *r, const char *scn, const char *mode,
 
 	for (i = 0; i < r->nruns; i++) {
 		const struct rep_run *run = &r->runs[i];
-		char *text;
 
 		if (strcmp(run->mode, mode) || (scn && strcmp(run->scenario, scn)))
 			continue;
-		text = rep_guest_file(run, "knobs", GUEST_MAX_SMALL);
-		if (!text)
-			continue;
 		*any_file = 1;
-		{
-			char *p = text, *line;
-
-			while ((line = rep_next_line(&p)))
-				strv_push(lines, line);
-		}
-		free(text);
+		run_knobs(run, lines);
 	}
 }
 
@@ -741,7 +768,8 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 		/* on in every run, whatever mask each read back */
 		if (!strcmp(lines.v[i], "sys.kernel.mm.lru_gen.enabled")) {
 			mglru = 1;
-			mglru_off |= strtoul(val, NULL, 0) == 0;
+			/* y, or a mask of the features on */
+			mglru_off |= strcmp(val, "y") && strtoul(val, NULL, 0) == 0;
 		}
 		for (j = 0; j < order.n && strcmp(order.v[j], lines.v[i]); j++)
 			;
@@ -754,7 +782,7 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 		}
 	}
 	if (!order.n) {
-		fprintf(f, "- %s: no knobs file\n", mode);
+		fprintf(f, "- %s: no knobs recorded\n", mode);
 		goto out;
 	}
 	fprintf(f, "- %s: ", mode);
@@ -793,22 +821,28 @@ out:
 
 void rep_print_params(const struct rep *r, const struct rep_run *run, FILE *f)
 {
-	struct strv sets = { 0 };
-	char *text = run ? rep_guest_file(run, "params", GUEST_MAX_SMALL) : NULL, *line, *p = text;
+	struct strv sets = { 0 }, params = { 0 };
+	/* every parameter, resolved: run.conf's params= (run.sh, before boot) */
+	char *text = run ? conf_value(run->conf, "params") : NULL;
+	size_t i;
 	int n = 0;
 
 	strv_split(&sets, r->conf_sets);
-	while ((line = rep_next_line(&p))) {
-		if (!strncmp(line, "SCN_", 4) || !*line)
+	strv_split(&params, text);
+	for (i = 0; i < params.n; i++) {
+		const char *kv = params.v[i];
+
+		if (!strncmp(kv, "SCN_", 4))
 			continue;
 		fprintf(f, "%s", n++ ? ", " : "");
-		rep_md_text(f, line);
-		fprintf(f, "%s", strv_has(&sets, line) ? " (--set)" : "");
+		rep_md_text(f, kv);
+		fprintf(f, "%s", strv_has(&sets, kv) ? " (--set)" : "");
 	}
 	if (!n)
 		fprintf(f, "none recorded");
 	free(text);
 	strv_free(&sets);
+	strv_free(&params);
 }
 
 char *rep_err_of(const struct rep *r, const struct rep_run *run)

@@ -82,8 +82,8 @@ struct rep {
 	struct strv stalls;		/* "RUN (N ticks)" */
 	char *conf_text;		/* matrix.conf */
 	const char *conf_repeat, *conf_profile, *conf_mem, *conf_timeout;
-	const char *conf_sets, *conf_clock;
-	char *conf_values[7];		/* owned storage of the above */
+	const char *conf_sets;
+	char *conf_values[6];		/* owned storage of the above */
 	struct strv scenarios, fs, modes;
 	const char *ref_mode;		/* the mode the others are compared with */
 	struct rep_scn *scn;		/* in scenario order */

@@ -185,7 +185,7 @@ static void header(struct rep *r, FILE *f)
 {
 	struct status_count *counts;
 	const char *base = strrchr(r->matrix, '/');
-	struct strv kernels = { 0 }, started = { 0 }, status = { 0 };
+	struct strv kernels = { 0 }, started = { 0 }, status = { 0 }, clocks = { 0 };
 	size_t i;
 	char *v;
 
@@ -230,9 +230,21 @@ static void header(struct rep *r, FILE *f)
 		*r->conf_mem ? r->conf_mem : "each scenario's own",
 		*r->conf_timeout ? r->conf_timeout : "each scenario's own",
 		*r->conf_sets ? r->conf_sets : "none");
-	fprintf(f, "- Guest clock: %s (scripts/run.sh --help, --time-travel)\n",
-		*r->conf_clock ? r->conf_clock :
-		"basic (not recorded: a matrix from before the clock option)");
+	/* each run's clock, as run.sh recorded it in its run.conf */
+	for (i = 0; i < r->nruns; i++) {
+		v = conf_value(r->runs[i].conf, "clock");
+		if (v && *v)
+			strv_add_unique(&clocks, v);
+		free(v);
+	}
+	strv_sort(&clocks);
+	fprintf(f, "- Guest clock: ");
+	if (clocks.n)
+		strv_print(f, &clocks, ", ");
+	else
+		fprintf(f, "basic (not recorded: a matrix from before the clock option)");
+	fprintf(f, " (scripts/run.sh --help, --time-travel)\n");
+	strv_free(&clocks);
 	if (r->stalls.n) {
 		fprintf(f, "- Clock stalls: the cpu clock of ");
 		strv_print(f, &r->stalls, ", ");

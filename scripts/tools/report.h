@@ -2,10 +2,12 @@
 /*
  * report: report.md, report.html and the plots of a comparison matrix.
  *
- * Reads only the saved run folders (MATRIX/runs/NAME/: the host's status,
- * run.conf and derived/ files of summarize-run.sh; the guest's params,
- * knobs, kernel-release, workload-seconds and *.progress in guest/, read
- * through guest-read.h), MATRIX/matrix.conf, MATRIX/NAME.err
+ * Reads only the saved run folders (MATRIX/runs/NAME/: each run's record,
+ * record.h: run.conf, status and derived/summary.tsv, joined here; the
+ * params, knobs and clock are run.conf's, recorded by run.sh before boot;
+ * derived/ files of summarize-run.sh; the guest's kernel-release,
+ * workload-seconds and *.progress in guest/, read through guest-read.h),
+ * MATRIX/matrix.conf, MATRIX/NAME.err
  * and the scenario files (scenario.c).  The statistics and the checks are
  * aggregate.c's; summary rows are read by metric name.  Plots are gnuplot
  * scripts and data written into the plots folder and drawn by gnuplot.
