@@ -160,7 +160,6 @@ if [ -n "$hosts_file" ]; then
 else
 	[ -z "$ssh_given" ] || die "--ssh is how --hosts reaches a host; give --hosts FILE too"
 fi
-check_matrix_sets "$sets"
 [ -z "$preset" ] || check_preset_name "$preset"
 # The kernels, each checked, then built once (up to date: a make that
 # finds nothing to do)
@@ -198,7 +197,10 @@ if [ -z "$resume" ] && [ "$modes_given" = 0 ]; then
 	check_words mode "$modes" "$RL_MODES"
 fi
 # Each scenario read once, with the --set values applied after their type
-# was checked (a size, a count, one of a list, within the declared range).
+# was checked (a size, a count, one of a list, within the declared range):
+# rl-scenario-info is the one validator of parameters, asked here to refuse
+# a bad matrix before any guest starts (run.sh asks it again for its run:
+# it also runs alone and from job lists, data checked where it is used).
 declare -A info=()
 for s in $scenarios; do
 	# shellcheck disable=SC2086 # KEY=VALUE words

@@ -201,7 +201,8 @@ t_tools_absent_guest_still_works() {
 	guest "$run" --no-tools -- 'test ! -e /tools || exit 3; fio --version' >/dev/null || rc=$?
 	[ "$rc" = 127 ] || fail "fio without the tools disk: exit status $rc, expected 127"
 	expect_match "$run/guest/guest.log" 'fio: not found' "the missing tool's message"
-	! grep -q 'reclaimlab.tools=' "$run/cmdline" || fail "--no-tools still attached the tools disk"
+	! grep -q 'ubd15r=' "$run/cmdline" || fail "--no-tools still attached the tools disk"
+	expect_match "$run/job.env" "^RL_TOOLS=''$" "job.env's tools disk"
 	expect_match "$run/run.conf" '^tools=$' "run.conf's tools"
 	run=$TEST_TMP/no-tools-scenario
 	guest "$run" --no-tools --time-travel=cpu --disk ext4 --scenario memcg-dd --set WRITE_SIZE=24M >/dev/null ||

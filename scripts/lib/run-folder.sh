@@ -82,7 +82,7 @@ create_run_folder() {
 # clock's figures.
 hostfs_args() {
 	ln -s "$2" "$1/run" &&
-	echo "hostfs=$1/run,confine reclaimlab.run=$1/run"
+	echo "hostfs=$1/run,confine"
 }
 
 # run_umid RUN_ID: UML's umid of the run: "rl-RUN_ID", cut or padded with
