@@ -128,8 +128,9 @@ t_tools_disk_is_read_only() {
 	expect_match "$run/guest/tools-mount" '^/dev/ubdp /tools ext4 ro[, ]' "the /tools mount"
 	expect_match "$run/guest/guest.log" '^tools-write=refused$' "a write to /tools"
 	expect_match "$run/guest/tools-write.err" 'Read-only file system' "the refused write's error (EROFS)"
-	expect_match "$run/guest/guest-cmdline" 'ubd15r=[^ ]*/guest-tools\.img ubd\.model=15,name=host,[^ ]* reclaimlab\.tools=ubdp( |$)' \
+	expect_match "$run/cmdline" 'ubd15r=[^ ]*/guest-tools\.img ubd\.model=15,name=host,[^ ]*( |$)' \
 		"the kernel command line"
+	expect_match "$run/job.env" "^RL_TOOLS='ubdp'$" "job.env's tools disk"
 	# no overlay for the tools disk; the host profile's model (no cost)
 	! grep -qE 'ubd15r?=[^ ]*\.cow' "$run/cmdline" || fail "the tools disk has an overlay: $(cat "$run/cmdline")"
 }
