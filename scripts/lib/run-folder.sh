@@ -2,26 +2,30 @@
 # The run folder: what one run (scripts/run.sh) leaves, its creation and
 # whether it finished.  Sourced by lib.sh.
 #
+# Each file's writer and readers: docs/architecture.md, "The run folder".
 # The host's part (the guest cannot reach it; the host's own record):
-#   run.conf      what this run is and its settings (key=value): scenario,
-#                 fs, profile and its values, mode and its knobs, repeat,
-#                 parameters, clock, kernel release and series
-#   cmdline       the kernel command line
-#   job.env job.sh what the guest init sources and runs (copied into guest/)
+#   run.conf      what this run is and every setting, written once before
+#                 boot (key=value): scenario, fs, profile and its values,
+#                 mode and its knobs, repeat, params (all, resolved), clock,
+#                 kernel release and series
+#   cmdline       the kernel command line: what the kernel needs
+#   job.env job.sh every setting the guest gets, and its command (copied
+#                 into guest/ for init)
 #   console.log   everything the kernel and the guest printed
-#   derived/      what the host derived from the raw files (collect-run.sh,
-#                 summarize-run.sh): splats (one "KIND: TITLE" line per kernel
-#                 splat in console.log: oops, bug, warning, kasan, lockdep,
-#                 hung_task, panic, ...), splats.txt (each whole report),
-#                 summary.tsv, waits-hist.tsv, waits-cdf.tsv
-#   status        written last: "ok", "failed", "hung", "crashed",
-#                 "splat" or "interrupted", then key=value facts
+#   status        how the run ended, written last (rl-collect): "ok",
+#                 "failed", "hung", "crashed", "splat" or "interrupted",
+#                 then key=value facts (exit_status, oom_kills, splats,
+#                 knobs_absent, ...)
+#   derived/      what the host derived from the raw files: splats (one
+#                 "KIND: TITLE" line per kernel splat in console.log),
+#                 splats.txt (each whole report), summary.tsv ("run metric
+#                 value" rows: what the run measured), waits-hist.tsv, ...
 # The guest's part, guest/ ($RL_GUEST; its hostfs root, mode 0700): what
 # the guest wrote, untrusted input that host tools read bounded, never
 # following a link:
 #   guest.log     the job's own output (also in console.log)
 #   exit-status   the job's exit status
-#   trace.txt, iostat.json, counters-*, params, knobs, ...: the scenario's
+#   trace.txt, iostat.json, counters-*, knobs-absent, ...: the scenario's
 #                 raw data
 
 # Free space a run folder's filesystem must have before a guest starts:
