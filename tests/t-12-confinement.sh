@@ -319,4 +319,12 @@ t_collect_reads_guest_files_as_data() {
 	expect_match "$run/status" '^oom_kills=2$' "the status"
 	expect_match "$run/status" '^model_errors=1$' "the status"
 	expect_match "$run/status" '^knobs_absent=vm.reclaim_plug,vm.pageout_work$' "the status"
+	# a workload SIGKILL ended: a result when the kernel OOM-killed, else a failure
+	printf 'writer1\n' >"$g/workloads-killed"
+	printf '[ 2.0] Killed process 7 (rl-dd)\n' >"$run/console.log"
+	"$RL_TOP/scripts/collect-run.sh" "$run" 1.5 ended 2>/dev/null || fail "an OOM-killed writer failed the run"
+	expect_match "$run/status" '^ok$' "the status"
+	: >"$run/console.log"
+	"$RL_TOP/scripts/collect-run.sh" "$run" 1.5 ended 2>/dev/null && fail "a writer killed without an OOM kill gave an ok run"
+	expect_match "$run/status" '^reason=writer1 was killed \(SIGKILL\) without an OOM kill$' "the status"
 }

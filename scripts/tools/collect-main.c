@@ -39,7 +39,8 @@ static const char usage_text[] =
 	"usage: " PROG " RUNDIR WALL_SECONDS ended|hung|interactive\n"
 	"Reads RUNDIR/console.log once (splats, OOM kills, refused disk models)\n"
 	"and the guest's exit-status, guest-uptime, time-travel-cpu,\n"
-	"failure-reason and knobs-absent, as data; writes RUNDIR/derived/splats,\n"
+	"failure-reason, knobs-absent and workloads-killed, as data; writes\n"
+	"RUNDIR/derived/splats,\n"
 	"derived/splats.txt and RUNDIR/status, the run's outcome; prints\n"
 	"\"STATUS EXIT\".\n"
 	"Exit status: 0 ok, 1 status not written, 2 bad usage or not a run folder.\n";
@@ -124,7 +125,7 @@ int main(int argc, char **argv)
 	struct collect_console con;
 	enum collect_end end;
 	const char *dir, *status;
-	char *conf, *run, *clock, *p, *t, err[1024], kinds[512], buf[1024];
+	char *conf, *run, *clock, *p, *t, err[1024], kinds[512], buf[1024], killed[128];
 	FILE *in, *list, *excerpts, *out;
 	struct statvfs vfs;
 	int have_exit, rc, ok = 1;
@@ -195,9 +196,14 @@ int main(int argc, char **argv)
 	}
 	free(p);
 
-	/* the guest's word on how it ended */
+	/* the guest's word on how it ended; a workload SIGKILL ended is a
+	 * result only if the kernel OOM-killed a process */
+	t = guest_file(dir, "workloads-killed", NULL);
+	collect_guest_line(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._:()-",
+			   100, killed, sizeof(killed));
+	free(t);
 	t = guest_file(dir, "exit-status", &have_exit);
-	status = collect_status(end, have_exit, exit_code(t), &con, &rc);
+	status = collect_status(end, have_exit, exit_code(t), killed[0] != '\0', &con, &rc);
 	free(t);
 	p = path_of(dir, "status.tmp");
 	out = cli_create(p, err, sizeof(err));
@@ -237,6 +243,8 @@ int main(int argc, char **argv)
 			   200, buf, sizeof(buf));
 	if (buf[0])
 		fprintf(out, "reason=%s\n", buf);
+	else if (killed[0] && !con.oom_kills)
+		fprintf(out, "reason=%s was killed (SIGKILL) without an OOM kill\n", killed);
 	free(t);
 	/* a host disk that filled up during the run: the results are cut */
 	if (!statvfs(dir, &vfs) && (unsigned long long)vfs.f_bavail * vfs.f_frsize < (1ULL << 20))

@@ -89,7 +89,7 @@ void collect_splat_kinds(const struct collect_console *c, char *buf,
 }
 
 const char *collect_status(enum collect_end end, int have_exit, int exit_rc,
-			   const struct collect_console *c, int *rc)
+			   int killed, const struct collect_console *c, int *rc)
 {
 	if (end == COLLECT_HUNG) {
 		*rc = 124;
@@ -97,10 +97,10 @@ const char *collect_status(enum collect_end end, int have_exit, int exit_rc,
 	}
 	if (have_exit) {
 		*rc = exit_rc < 0 || exit_rc > 255 ? 125 : exit_rc;
-		if (c->model_errors || c->nsplats) {
+		if (c->model_errors || c->nsplats || (killed && !c->oom_kills)) {
 			if (!*rc)
 				*rc = 1;
-			return c->model_errors ? "failed" : "splat";
+			return c->nsplats && !c->model_errors ? "splat" : "failed";
 		}
 		return *rc ? "failed" : "ok";
 	}

@@ -9,7 +9,9 @@
  * cgroup), and the disk models the kernel refused ("ubd: bad ubd.model=":
  * a disk without its model would run at host speed).  The guest's own
  * files are read as data through guest-read.h: exit-status, guest-uptime,
- * time-travel-cpu, failure-reason, knobs-absent.
+ * time-travel-cpu, failure-reason, knobs-absent, workloads-killed (the
+ * workloads SIGKILL ended: OOM-killed, a result, when the console has an
+ * OOM kill, else the run's failure).
  *
  * The status file: the status word (ok, failed, hung, crashed, splat),
  * then key=value facts, in this order:
@@ -53,12 +55,13 @@ enum collect_end { COLLECT_ENDED, COLLECT_HUNG, COLLECT_INTERACTIVE };
  * hung (124) when the watchdog stopped it; with an exit-status from the
  * guest (have_exit, exit_rc: -1 if it was refused or not a number from 0
  * to 255, then 125), failed on a disk model the kernel refused, splat on
- * a splat, else ok or failed by the exit status (a failure is never
- * reported as 0); an interactive shell left without one and without a
- * splat is ok; anything else crashed (125).
+ * a splat, failed when a workload was killed (killed) though the kernel
+ * OOM-killed nothing, else ok or failed by the exit status (a failure is
+ * never reported as 0); an interactive shell left without one and without
+ * a splat is ok; anything else crashed (125).
  */
 const char *collect_status(enum collect_end end, int have_exit, int exit_rc,
-			   const struct collect_console *c, int *rc);
+			   int killed, const struct collect_console *c, int *rc);
 
 /*
  * The first line of a guest's text, only the characters of keep, at most

@@ -70,25 +70,32 @@ TEST(test_status_of_each_ending)
 	int rc;
 
 	memset(&c, 0, sizeof(c));
-	CHECK_STR(collect_status(COLLECT_HUNG, 1, 0, &c, &rc), "hung");
+	CHECK_STR(collect_status(COLLECT_HUNG, 1, 0, 0, &c, &rc), "hung");
 	CHECK_EQ_INT(rc, 124);
-	CHECK_STR(collect_status(COLLECT_ENDED, 1, 0, &c, &rc), "ok");
+	CHECK_STR(collect_status(COLLECT_ENDED, 1, 0, 0, &c, &rc), "ok");
 	CHECK_EQ_INT(rc, 0);
-	CHECK_STR(collect_status(COLLECT_ENDED, 1, 3, &c, &rc), "failed");
+	CHECK_STR(collect_status(COLLECT_ENDED, 1, 3, 0, &c, &rc), "failed");
 	CHECK_EQ_INT(rc, 3);
 	/* an exit status refused or not a number from 0 to 255 */
-	CHECK_STR(collect_status(COLLECT_ENDED, 1, -1, &c, &rc), "failed");
+	CHECK_STR(collect_status(COLLECT_ENDED, 1, -1, 0, &c, &rc), "failed");
 	CHECK_EQ_INT(rc, 125);
-	CHECK_STR(collect_status(COLLECT_ENDED, 0, 0, &c, &rc), "crashed");
+	CHECK_STR(collect_status(COLLECT_ENDED, 0, 0, 0, &c, &rc), "crashed");
 	CHECK_EQ_INT(rc, 125);
-	CHECK_STR(collect_status(COLLECT_INTERACTIVE, 0, 0, &c, &rc), "ok");
+	CHECK_STR(collect_status(COLLECT_INTERACTIVE, 0, 0, 0, &c, &rc), "ok");
 	c.nsplats = 1;
-	CHECK_STR(collect_status(COLLECT_ENDED, 1, 0, &c, &rc), "splat");
+	CHECK_STR(collect_status(COLLECT_ENDED, 1, 0, 0, &c, &rc), "splat");
 	CHECK_EQ_INT(rc, 1);	/* never 0 for a run that is not ok */
-	CHECK_STR(collect_status(COLLECT_INTERACTIVE, 0, 0, &c, &rc), "crashed");
+	CHECK_STR(collect_status(COLLECT_INTERACTIVE, 0, 0, 0, &c, &rc), "crashed");
+	/* a workload SIGKILL ended: a result with an OOM kill, else a failure */
+	c.nsplats = 0;
+	CHECK_STR(collect_status(COLLECT_ENDED, 1, 0, 1, &c, &rc), "failed");
+	CHECK_EQ_INT(rc, 1);
+	c.oom_kills = 1;
+	CHECK_STR(collect_status(COLLECT_ENDED, 1, 0, 1, &c, &rc), "ok");
+	c.nsplats = 1;
 	/* a disk without its model would have run at host speed */
 	c.model_errors = 1;
-	CHECK_STR(collect_status(COLLECT_ENDED, 1, 0, &c, &rc), "failed");
+	CHECK_STR(collect_status(COLLECT_ENDED, 1, 0, 0, &c, &rc), "failed");
 	CHECK_EQ_INT(rc, 1);
 }
 
