@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rl-aggregate: statistics over the summary rows of a comparison matrix
- * (runs/NAME/summary.tsv), for scripts/report.sh.
+ * rl-aggregate: statistics over the runs of a comparison matrix (each run
+ * folder's record, record.h, or files of joined rows), by hand and for
+ * scripts/bench-seeds.sh; rl-report links the same aggregate.c.
  *
  * Exit status: 0 ok, 1 out of memory or output write error, 2 bad usage,
  * unreadable input or a bad check.
