@@ -47,7 +47,7 @@ guest_op() {
 	shift 2
 	run=$work/ops-$op-$RANDOM$RANDOM
 	"$RL_TOP/scripts/run.sh" --out "$run" "$@" -- "rl-opbench -n $n -d /tmp $op" >/dev/null ||
-		die "guest benchmark failed: $(head -1 "$run/status"); see $run/console.log"
+		die "guest benchmark failed: $(run_status "$run"); see $run/console.log"
 	echo "$run"
 }
 
@@ -80,7 +80,7 @@ scenario_run() {
 		--timeout 900 --disk ext4:hdd --scenario memcg-dd >/dev/null 2>&1 || true
 	"$RL_TOP/scripts/summarize-run.sh" "$run" ||
 		die "could not summarize $run"
-	"$BENCH" scenario-row "$clock" "$label" "$run/$RL_DERIVED/summary.tsv"
+	"$BENCH" scenario-row "$clock" "$label" "$run"
 }
 
 scenario_part() {

@@ -50,7 +50,7 @@ boot() { # NAME PROFILE JOB [TIME-TRAVEL-OPTION [RUN.SH OPTION...]]
 	shift $(($# < 4 ? $# : 4))
 	"$RL_TOP/scripts/run.sh" --out "$out/$name" "$clock" --mem 512M --timeout 600 \
 		--disk "ext4:$profile" --job "$out/$job" "$@" >/dev/null ||
-		die "benchmark run $name failed: $(head -1 "$out/$name/status")"
+		die "benchmark run $name failed: $(run_status "$out/$name")"
 }
 # the figures are rl-bench's, from what the runs wrote (scripts/tools/bench.c)
 build_host_tools

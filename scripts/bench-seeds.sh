@@ -48,7 +48,9 @@ if [ -z "$matrix" ]; then
 fi
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
-cat "$matrix/runs/$scn.$fs.$mode".r*/derived/summary.tsv >"$rows" 2>/dev/null ||
+# the runs' records joined into rows (run scenario fs profile mode repeat
+# metric value): run.conf, status and summary (rl-aggregate rows)
+"$RL_HOST_TOOLS/rl-aggregate" rows "$matrix/runs/$scn.$fs.$mode".r*/ >"$rows" 2>/dev/null && [ -s "$rows" ] ||
 	die "no summarized run of $scn.$fs.$mode in $matrix/runs"
 seeds=$(awk -F'\t' '$6 > m { m = $6 } END { print m + 0 }' "$rows")
 [ "$seeds" -ge 3 ] || note "$scn.$fs.$mode has $seeds seeds summarized: an interval needs 3"

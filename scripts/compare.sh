@@ -42,7 +42,7 @@ usage: scripts/compare.sh [options]
   --clock MODE      guest clock: $RL_CLOCKS (default: $RL_DEFAULT_CLOCK;
                     see scripts/run.sh --help, --time-travel)
   --trace-dat       each run keeps its traces also as trace.dat (run.sh)
-  --blktrace        each run's disks under blktrace, with btt's table (run.sh)
+  --blktrace        each run's disks under blktrace: D2C/Q2C rows (run.sh)
   --results DIR     matrix folder (default: results/compare-<time>)
   --resume DIR      finish an interrupted matrix without redoing finished runs
   --hosts FILE      spread the runs over the machines FILE names, a line
@@ -162,7 +162,6 @@ if [ -n "$hosts_file" ]; then
 else
 	[ -z "$ssh_given" ] || die "--ssh is how --hosts reaches a host; give --hosts FILE too"
 fi
-check_matrix_sets "$sets"
 [ -z "$preset" ] || check_preset_name "$preset"
 # The kernels, each checked, then built once (up to date: a make that
 # finds nothing to do)
@@ -210,7 +209,10 @@ if [ -z "$resume" ] && [ "$modes_given" = 0 ]; then
 	check_words mode "$modes" "$RL_MODES"
 fi
 # Each scenario read once, with the --set values applied after their type
-# was checked (a size, a count, one of a list, within the declared range).
+# was checked (a size, a count, one of a list, within the declared range):
+# rl-scenario-info is the one validator of parameters, asked here to refuse
+# a bad matrix before any guest starts (run.sh asks it again for its run:
+# it also runs alone and from job lists, data checked where it is used).
 declare -A info=()
 for s in $scenarios; do
 	# shellcheck disable=SC2086 # KEY=VALUE words
@@ -388,7 +390,7 @@ reap() { # PID
 	unset "running[$1]" "cpu_of[$1]"
 	done_count=$((done_count + 1))
 	summarize "$name"
-	note "finished $name: $(head -1 "$matrix/runs/$name/status" 2>/dev/null)"
+	note "finished $name: $(run_status "$matrix/runs/$name")"
 }
 
 reap_finished() {

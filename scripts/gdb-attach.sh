@@ -22,7 +22,7 @@ running_runs() {
 	for d in "$RL_RESULTS"/runs/*/; do
 		d=${d%/}
 		[ -f "$d/run.conf" ] || continue
-		[ "$(head -1 "$d/status" 2>/dev/null)" = running ] || continue
+		[ "$(run_status "$d")" = running ] || continue
 		pid=$(cat "$(conf "$d" tmpdir)/uml/$(conf "$d" umid)/pid" 2>/dev/null) || continue
 		[ -d "/proc/${pid:-none}" ] && echo "${d##*/}"
 	done
@@ -41,9 +41,9 @@ attach() {
 	fi
 	pidfile=$(conf "$run" tmpdir)/uml/$(conf "$run" umid)/pid
 	if [ ! -r "$pidfile" ]; then
-		case "$(head -1 "$run/status" 2>/dev/null)" in
+		case "$(run_status "$run")" in
 		running) die "run ${run##*/} has no kernel pid yet ($pidfile); it may still be booting: try again" ;;
-		*) die "run ${run##*/} is not running (status: $(head -1 "$run/status" 2>/dev/null || echo none))" ;;
+		*) die "run ${run##*/} is not running (status: $(run_status "$run" | grep . || echo none))" ;;
 		esac
 	fi
 	pid=$(cat "$pidfile")

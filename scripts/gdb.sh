@@ -39,15 +39,15 @@ The kernel waits in gdb until you type 'run'.  Lab commands: rl-help in gdb.
 USAGE
 }
 
-# The kernel command line names the run folder: reclaimlab.run=DIR.
+# The kernel command line names the run folder: hostfs=DIR,confine.
 run_dir_of_args() {
-	local a
+	local a d
 	for a in "$@"; do
 		# a link in the run's TMPDIR to the guest's folder RUN/guest
 		# (scripts/run.sh); gdb's files are the host's, in RUN
-		case "$a" in reclaimlab.run=*) dirname "$(readlink -f "${a#reclaimlab.run=}")"; return ;; esac
+		case "$a" in hostfs=*) d=${a#hostfs=}; dirname "$(readlink -f "${d%%,*}")"; return ;; esac
 	done
-	die "no reclaimlab.run= in the kernel arguments: gdb.sh --wrapped is run by run.sh only"
+	die "no hostfs= in the kernel arguments: gdb.sh --wrapped is run by run.sh only"
 }
 
 # --- internal: run.sh starts "gdb.sh --wrapped MODE ARG KERNEL ARGS..." ---

@@ -45,8 +45,8 @@ if [ "$login" = : ]; then
 	run_job_here "$job_dir" "${job_opts[@]}" 2>"$matrix/$name.err" || finished=0
 	[ ! -d "$job_dir" ] || echo : >"$job_dir/host"
 	[ "$interrupted" = 0 ] || exit 130
-	[ "$finished" = 1 ] || host_failed "no final status ($(head -1 "$job_dir/status" 2>/dev/null)); see $matrix/$name.err"
-	note "finished $name on this machine: $(head -1 "$job_dir/status")"
+	[ "$finished" = 1 ] || host_failed "no final status ($(run_status "$job_dir")); see $matrix/$name.err"
+	note "finished $name on this machine: $(run_status "$job_dir")"
 	exit 0
 fi
 
@@ -105,7 +105,7 @@ mv "$incoming/$name" "$job_dir"
 echo "$login" >"$job_dir/host"
 [ "$interrupted" = 0 ] || exit 130
 if ! run_finished "$job_dir"; then
-	host_failed "no final status ($(head -1 "$job_dir/status" 2>/dev/null)); see $matrix/$name.err"
+	host_failed "no final status ($(run_status "$job_dir")); see $matrix/$name.err"
 fi
 summarize_run "$job_dir"
-note "finished $name on $login: $(head -1 "$job_dir/status")"
+note "finished $name on $login: $(run_status "$job_dir")"

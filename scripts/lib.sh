@@ -10,7 +10,6 @@ RL_KERNEL=$RL_KOUT/linux
 RL_ROOTFS=$RL_BUILD/rootfs/rootfs.cpio
 # host tools (scripts/tools): they read what a guest left in a run folder
 RL_HOST_TOOLS=$RL_BUILD/host-tools
-RL_SPLATS=$RL_HOST_TOOLS/rl-splats
 RL_IMAGES=$RL_BUILD/images
 RL_RESULTS=${RL_RESULTS:-$RL_TOP/results}
 # the subfolder of a run folder for what the host derived from the raw
@@ -83,11 +82,13 @@ printable() {
 	printf '%s' "${t//[[:cntrl:]]/?}"
 }
 
-# conf_value FILE KEY: the value of the last KEY=... line of a key=value
-# file that a user or a guest may have written; read as data, never sourced.
+# conf_value FILE KEY: the value of KEY in a key=value file that a user or
+# a guest may have written; read as data, never sourced.  One reader, one
+# rule for every key=value file and text (run.conf, status, matrix.conf,
+# rl-scenario-info's output: info_value): rl-conf, the C tools' own
+# conf_value() (scripts/tools/conf.h), where the last KEY= line wins.
 conf_value() {
 	[ -f "$1" ] || return 0
-	# rl-conf reads these files with the report's own reader
 	[ -x "$RL_HOST_TOOLS/rl-conf" ] || build_host_tools
 	"$RL_HOST_TOOLS/rl-conf" "$1" "$2"
 }

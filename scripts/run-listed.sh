@@ -28,4 +28,4 @@ cpu=()
 # necessarily those run.sh would pick
 [ -z "${SLURM_JOB_ID:-}" ] || cpu=(--cpu none)
 run_job_here "$job_dir" "${job_opts[@]}" "${cpu[@]}" || die "the run in $job_dir has no final status"
-note "$job_dir: $(head -1 "$job_dir/status")"
+note "$job_dir: $(run_status "$job_dir")"

@@ -27,8 +27,9 @@ usage: scripts/run.sh [options] [--] [guest command...]
   --swap[=PROFILE]     attach the swap image and enable it
   --trace-dat          keep each trace also as trace.dat (trace-cmd extract in
                        the guest) for trace-cmd report and KernelShark
-  --blktrace           a scenario's disks under blktrace: DEV.blktrace.bin and
-                       btt's latency table btt-DEV.txt in the run folder
+  --blktrace           a scenario's disks under blktrace: DEV.blktrace.bin in
+                       the run folder (summarized as blk.DEV.* D2C/Q2C rows;
+                       btt -i DEV.blktrace.bin for btt's own tables)
   --no-tools           no tools disk (fio, trace-cmd, iostat, ... at /tools;
                        scripts/build-guest-tools.sh): busybox and rl-* only
   --mem SIZE           guest memory, e.g. 512M (default: 512M)
@@ -130,7 +131,7 @@ done
 
 # --- validate everything before anything starts ---
 if [ -n "$scenario" ]; then
-	check_scenario_run "$scenario" "$mode" "$repeat_number" "$sets"
+	check_scenario_run "$scenario" "$mode" "$repeat_number"
 	[ -n "$disks" ] || die "--scenario $scenario needs a --disk for its filesystem"
 	{ [ -z "$job_file" ] && [ $# -eq 0 ]; } || die "give either --scenario or a job, not both"
 	# shellcheck disable=SC2086 # KEY=VALUE words
@@ -149,7 +150,7 @@ fi
 [ "$trace_dat$blktrace" = 00 ] || tools_attached "$tools" ||
 	die "--trace-dat and --blktrace need the tools disk (trace-cmd, blktrace): drop --no-tools, or build it with 'make guest-tools'"
 [ -z "$kernel_name" ] || check_kernel_name "$kernel_name" --kernel-name
-[ -x "$RL_SPLATS" ] || die "$RL_SPLATS not found; build it with 'make host-tools'"
+[ -x "$RL_HOST_TOOLS/rl-collect" ] || build_host_tools
 if [ "$native" = 1 ]; then
 	# the host's kernel and clock: no UML kernel, memory file or overlays
 	native_check_run
@@ -212,7 +213,7 @@ mkdir -m 0700 "$out/$RL_GUEST"
 args="$args $(hostfs_args "$tmp" "$out/$RL_GUEST")"
 if [ "$interactive" = 1 ]; then
 	# a quiet console: kernel messages go to console.log (rootfs/init)
-	args="$args con0=fd:0,fd:1 con=null reclaimlab.interactive=1 loglevel=1"
+	args="$args con0=fd:0,fd:1 con=null loglevel=1"
 else
 	args="$args con0=null,fd:1 con=null"
 fi
@@ -228,14 +229,24 @@ guest_process_limit "$run_id"
 pin="setpriv --pdeathsig KILL setarch $(uname -m) -R"
 [ "$cpu" = none ] || pin="$pin taskset -c $cpu"
 
+# job.env: every setting the guest gets, the one channel into it (the
+# kernel command line carries what the kernel needs: memory, disks, their
+# models, hostfs, the clock); sourced by the guest's init
 {
 	echo "RL_DISKS='$(guest_disks "$disks")'"
 	echo "RL_SWAP='$(guest_swap "$disks" "$swap")'"
+	echo "RL_TOOLS='$(guest_tools "$tools")'"
+	echo "RL_INTERACTIVE=$interactive"
 	echo "export RL_TRACE_DAT=$trace_dat RL_BLKTRACE=$blktrace"
+	# a scenario's: its filesystem, its mode's knobs and every parameter,
+	# resolved and type-checked by rl-scenario-info (run.conf's params=);
+	# rl-scenario applies them and checks none of them again
+	[ -z "$scenario" ] ||
+		scenario_env "$(disk_fs "$(first_disk "$disks")")" "$mode" "$(info_value "$scenario_data" params)"
 } >"$out/job.env"
+# job.sh: the command
 if [ -n "$scenario" ]; then
-	scenario_job "$scenario" "$(disk_fs "$(first_disk "$disks")")" "$mode" \
-		"$(info_value "$scenario_data" params)" >"$out/job.sh"
+	echo "exec rl-scenario $scenario" >"$out/job.sh"
 elif [ -n "$job_file" ]; then
 	cp "$job_file" "$out/job.sh"
 elif [ $# -gt 0 ]; then

@@ -109,7 +109,27 @@ kunit_suites_pass() {
 	[ "${ran% *}" -ge 10 ] || fail "fewer KUnit cases than expected ran: ${ran% *}"
 }
 
-# summary_value RUN METRIC: the metric's value in the run's summary rows
+# run_rows RUN: the run's record as rows "run scenario fs profile mode
+# repeat metric value": run.conf, status and summary joined (rl-aggregate
+# rows, record.h), so $7 is the metric and $8 its value
+run_rows() {
+	"$RL_HOST_TOOLS/rl-aggregate" rows "$1"
+}
+
+# knob_applied RUN KNOB=VALUE: the run set KNOB to VALUE: the host's
+# record names it (run.conf's knobs=, or a --job's RL_KNOBS in job.sh),
+# the guest's kernel had it (the status's knobs_absent= does not name it)
+# and the run ended ok (a knob the guest could not apply fails it)
+knob_applied() {
+	[ "$(run_status "$1")" = ok ] || fail "${1##*/}: $(run_status "$1"), not ok, so $2 is not known applied"
+	grep -qE "^knobs=(.* )?$2( |\$)|RL_KNOBS='(.* )?$2( |')" "$1/run.conf" "$1/job.sh" ||
+		fail "${1##*/}: neither run.conf's knobs= nor the job's RL_KNOBS has $2"
+	! grep -qE "^knobs_absent=(.*,)?${2%%=*}(,|\$)" "$1/status" ||
+		fail "${1##*/}: the guest's kernel lacks ${2%%=*}: $(grep '^knobs_absent=' "$1/status")"
+}
+
+# summary_value RUN METRIC: the metric's value in the run's record (a
+# summary row, or a status fact such as workload.oom_kills)
 summary_value() {
-	awk -F'\t' -v m="$2" '$7 == m { print $8 }' "$1/$RL_DERIVED/summary.tsv"
+	run_rows "$1" | awk -F'\t' -v m="$2" '$7 == m { print $8 }'
 }

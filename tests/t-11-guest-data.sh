@@ -38,7 +38,8 @@ t_report_runs_no_command_from_a_run() {
 	evil="patched'; system \"touch $m/GUEST-RAN-THIS\"; print '"
 	for r in "$m"/runs/fs-completion.ext4.patched.r*; do
 		printf 'mode=%s\nfs=%s\n' "$evil" "$evil" >>"$r/guest/run.conf"
-		printf 'vm.x=%s\n' "$evil" >>"$r/guest/knobs"
+		# the host's record hand-edited: the last knobs= line wins
+		printf 'knobs=vm.x=%s\n' "$evil" >>"$r/run.conf"
 	done
 	r=$m/runs/fs-completion.xfs.patched.r1
 	sed -i "s|^mode=.*|mode=$evil|; s|^fs=.*|fs=xfs'; system \"touch $m/GUEST-RAN-THIS2\"; print '|" "$r/run.conf"

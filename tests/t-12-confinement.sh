@@ -265,7 +265,6 @@ t_presets_checked_and_recorded() {
 		--preset thread --set WRITE_SIZE=8M >/dev/null || fail "the preset run failed: $(head -1 "$run/status")"
 	expect_match "$run/run.conf" '^preset=thread$'
 	expect_match "$run/run.conf" '^params=MEMCG_LIMIT=100M WRITE_SIZE=8M BS=1k MEMCG_VERSION=v1$'
-	expect_match "$run/guest/params" '^BS=1k$' "the guest's params"
 }
 
 # collect-run.sh reads what the guest left as data, through rl-guest-read:
@@ -307,4 +306,25 @@ t_collect_reads_guest_files_as_data() {
 	! "$RL_HOST_TOOLS/rl-guest-read" --max 4 "$g/five" 2>"$TEST_TMP/gr.err" || fail "a file over --max was read"
 	expect_match "$TEST_TMP/gr.err" 'five: refused: 5 bytes, more than the 4 '
 	! "$RL_HOST_TOOLS/rl-guest-read" "$g/absent" 2>/dev/null || fail "an absent file was read"
+	# the console read once for every fact it holds: OOM kills, a disk
+	# model the kernel refused (the run fails: the disk ran at host
+	# speed), and the knobs the guest's kernel lacked, a name a line
+	rm -f "$g/exit-status"
+	echo 0 >"$g/exit-status"
+	printf '[ 1.0] ubd: bad ubd.model=0,x=1\n[ 2.0] Killed process 7 (rl-dd)\n[ 3.0] Killed process 8 (rl-dd)\n' >"$run/console.log"
+	printf 'vm.reclaim_plug\nbad name;\nvm.pageout_work\n' >"$g/knobs-absent"
+	"$RL_TOP/scripts/collect-run.sh" "$run" 1.5 ended 2>/dev/null && fail "a refused disk model gave an ok run"
+	cat "$run/status"
+	expect_match "$run/status" '^failed$' "the status"
+	expect_match "$run/status" '^oom_kills=2$' "the status"
+	expect_match "$run/status" '^model_errors=1$' "the status"
+	expect_match "$run/status" '^knobs_absent=vm.reclaim_plug,vm.pageout_work$' "the status"
+	# a workload SIGKILL ended: a result when the kernel OOM-killed, else a failure
+	printf 'writer1\n' >"$g/workloads-killed"
+	printf '[ 2.0] Killed process 7 (rl-dd)\n' >"$run/console.log"
+	"$RL_TOP/scripts/collect-run.sh" "$run" 1.5 ended 2>/dev/null || fail "an OOM-killed writer failed the run"
+	expect_match "$run/status" '^ok$' "the status"
+	: >"$run/console.log"
+	"$RL_TOP/scripts/collect-run.sh" "$run" 1.5 ended 2>/dev/null && fail "a writer killed without an OOM kill gave an ok run"
+	expect_match "$run/status" '^reason=writer1 was killed \(SIGKILL\) without an OOM kill$' "the status"
 }

@@ -24,7 +24,7 @@ memcg_dd_cpu_clock() {
 # headline RUNDIR: the figures that must not move with the host's load
 headline() {
 	awk -F'\t' '$7 ~ /^tool\.v1-writer[12]\.(mbps|seconds)$|^waits\.events$|^run\.simulated_seconds$|^counter\.nr_reclaim_wait_dirty$/ { print $7, $8 }' \
-		"$1/$RL_DERIVED/summary.tsv" | sort
+		<(run_rows "$1") | sort
 }
 
 t_cpu_clock_ignores_host_load() {
@@ -83,7 +83,7 @@ t_cpu_clock_run_does_not_depend_on_its_folder_name() {
 		guest "$run" --scenario reclaim-plug --disk ext4 --time-travel=cpu >/dev/null ||
 			fail "${run##*/}: $(head -1 "$run/status")"
 		"$RL_HOST_TOOLS/rl-summarize" "$run" || fail "cannot summarize ${run##*/}"
-		cut -f2- "$run/$RL_DERIVED/summary.tsv" | grep -v $'\trun.wall_seconds\t' >"$run.rows"
+		run_rows "$run" | cut -f2- | grep -v $'\trun.wall_seconds\t' >"$run.rows"
 	done
 	grep -m3 -E $'\t(run.simulated_seconds|iostat.ubdb.wareq_sz_mean|waits.events)\t' "$a.rows"
 	diff "$a.rows" "$b.rows" || fail "the folder's name changed the run's figures"

@@ -128,8 +128,9 @@ t_tools_disk_is_read_only() {
 	expect_match "$run/guest/tools-mount" '^/dev/ubdp /tools ext4 ro[, ]' "the /tools mount"
 	expect_match "$run/guest/guest.log" '^tools-write=refused$' "a write to /tools"
 	expect_match "$run/guest/tools-write.err" 'Read-only file system' "the refused write's error (EROFS)"
-	expect_match "$run/guest/guest-cmdline" 'ubd15r=[^ ]*/guest-tools\.img ubd\.model=15,name=host,[^ ]* reclaimlab\.tools=ubdp( |$)' \
+	expect_match "$run/cmdline" 'ubd15r=[^ ]*/guest-tools\.img ubd\.model=15,name=host,[^ ]*( |$)' \
 		"the kernel command line"
+	expect_match "$run/job.env" "^RL_TOOLS='ubdp'$" "job.env's tools disk"
 	# no overlay for the tools disk; the host profile's model (no cost)
 	! grep -qE 'ubd15r?=[^ ]*\.cow' "$run/cmdline" || fail "the tools disk has an overlay: $(cat "$run/cmdline")"
 }
@@ -144,7 +145,7 @@ t_tools_not_an_experiment_disk() {
 	expect_match "$run/run.conf" '^disks=ubda:ext4:[a-z-]+$' "run.conf's disks"
 	expect_match "$run/run.conf" '^tools=ubdp:[0-9a-f]{64}$' "run.conf's tools"
 	"$RL_TOP/scripts/summarize-run.sh" "$run" || fail "summarize-run.sh failed"
-	devs=$(awk -F'\t' '$7 ~ /^iostat\..*\.intervals$/ { print $7 }' "$run/$RL_DERIVED/summary.tsv" | tr '\n' ' ')
+	devs=$(awk -F'\t' '$7 ~ /^iostat\..*\.intervals$/ { print $7 }' <(run_rows "$run") | tr '\n' ' ')
 	[ "$devs" = "iostat.ubda.intervals " ] || fail "iostat sampled other disks than ubda: $devs"
 }
 
@@ -174,8 +175,8 @@ assert {d["disk_device"] for d in disks} == {"ubda"}, disks
 rows = {}
 for line in open(sys.argv[2]):
     f = line.rstrip("\n").split("\t")
-    if f[6].startswith("iostat.ubda."):
-        rows[f[6][len("iostat.ubda."):]] = float(f[7])
+    if f[1].startswith("iostat.ubda."):
+        rows[f[1][len("iostat.ubda."):]] = float(f[2])
 n = len(disks)
 mean = lambda k: sum(d[k] for d in disks) / n
 print("intervals", n, "wkB/s", mean("wkB/s"), "w/s", mean("w/s"), "%util", mean("util"))
@@ -201,7 +202,8 @@ t_tools_absent_guest_still_works() {
 	guest "$run" --no-tools -- 'test ! -e /tools || exit 3; fio --version' >/dev/null || rc=$?
 	[ "$rc" = 127 ] || fail "fio without the tools disk: exit status $rc, expected 127"
 	expect_match "$run/guest/guest.log" 'fio: not found' "the missing tool's message"
-	! grep -q 'reclaimlab.tools=' "$run/cmdline" || fail "--no-tools still attached the tools disk"
+	! grep -q 'ubd15r=' "$run/cmdline" || fail "--no-tools still attached the tools disk"
+	expect_match "$run/job.env" "^RL_TOOLS=''$" "job.env's tools disk"
 	expect_match "$run/run.conf" '^tools=$' "run.conf's tools"
 	run=$TEST_TMP/no-tools-scenario
 	guest "$run" --no-tools --time-travel=cpu --disk ext4 --scenario memcg-dd --set WRITE_SIZE=24M >/dev/null ||
@@ -247,7 +249,7 @@ t_tools_fio_scenario_rows_in_the_report() {
 		! grep -q 'verify' "$r/$RL_DERIVED/summary.tsv" || fail "${r##*/}: the verify run gave summary rows"
 		# 64 MiB at the hdd profile's 95 MB/s: fio timed with the guest's clock
 		awk -F'\t' '$7 == "fio.writer.write.kb_s" { exit !($8 > 40000 && $8 < 100000) }' \
-			"$r/$RL_DERIVED/summary.tsv" || fail "${r##*/}: fio's bandwidth is not the disk's: $(grep 'fio.writer.write.kb_s' "$r/$RL_DERIVED/summary.tsv")"
+			<(run_rows "$r") || fail "${r##*/}: fio's bandwidth is not the disk's: $(grep 'fio.writer.write.kb_s' "$r/$RL_DERIVED/summary.tsv")"
 	done
 	expect_match "$m/report.md" '^### fio$' "the report's fio section"
 	expect_match "$m/report.md" '^Job writer, write:$' "the report's fio job"
@@ -294,7 +296,7 @@ t_tools_trace_dat_holds_the_labs_events() {
 		[ "$lab" -gt 0 ] || fail "no $e event: the test shows nothing"
 		[ "$lab" = "$dat" ] || fail "$e: $lab events in trace.txt, $dat in trace.dat"
 	done
-	[ "$(awk -F'\t' '$7 == "waits.events" { print $8 }' "$run/$RL_DERIVED/summary.tsv")" = \
+	[ "$(awk -F'\t' '$7 == "waits.events" { print $8 }' <(run_rows "$run"))" = \
 		"$(grep -c ' mm_vmscan_reclaim_wait: ' "$run.report")" ] || fail "waits.events differs from trace.dat's count"
 	# without the tools disk there is no trace-cmd: refused before a guest starts
 	"$RL_TOP/scripts/run.sh" --trace-dat --no-tools --out "$TEST_TMP/no-trace-cmd" true 2>"$TEST_TMP/no-trace-cmd.err" || rc=$?
@@ -303,7 +305,8 @@ t_tools_trace_dat_holds_the_labs_events() {
 }
 
 # run.sh --blktrace: the scenario's disk under blktrace, its requests in
-# DEV.blktrace.bin (blkparse on the host reads it) and btt's table beside.
+# DEV.blktrace.bin (blkparse and btt on the host read it; the guest no
+# longer writes btt's table beside it, which no tool read).
 t_tools_blktrace_of_a_scenario_run() {
 	local run=$TEST_TMP/blktrace-run d c
 	"$RL_TOP/scripts/run.sh" --blktrace --scenario fs-completion --mode patched --disk ext4 \
@@ -316,12 +319,15 @@ t_tools_blktrace_of_a_scenario_run() {
 	c=$(awk '$6 == "C"' "$run.parsed" | wc -l)
 	echo "ubda: $d requests dispatched, $c completed in the trace"
 	{ [ "$d" -gt 0 ] && [ "$c" -gt 0 ]; } || fail "no dispatch or completion events"
-	expect_match "$run/guest/btt-ubda.txt" '^=+ All Devices =+$' "btt's table"
-	expect_match "$run/guest/btt-ubda.txt" '^D2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's D2C row"
+	[ ! -e "$run/guest/btt-ubda.txt" ] || fail "the guest wrote btt's table"
+	# btt writes its per-device files into the folder it runs in
+	(cd "$TEST_TMP" && btt -i "$run/guest/ubda.blktrace.bin" >"$run.btt" 2>/dev/null) || fail "btt cannot read it"
+	expect_match "$run.btt" '^=+ All Devices =+$' "btt's table"
+	expect_match "$run.btt" '^D2C +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]*$' "btt's D2C row"
 	# the summary's blk rows: every write completion matched to its
 	# dispatch and to the Q of the bio it was split from (blklat.c)
 	"$RL_TOP/scripts/summarize-run.sh" "$run" >/dev/null || fail "summarize-run.sh failed on $run"
-	grep $'\tblk\.' "$run/$RL_DERIVED/summary.tsv" | cut -f7,8
+	run_rows "$run" | grep $'\tblk\.' | cut -f7,8
 	c=$(summary_value "$run" blk.ubda.write.completions)
 	[ "${c:-0}" -gt 0 ] || fail "no blk.ubda.write.completions row"
 	[ "$(summary_value "$run" blk.ubda.write.d2c_matched)" = "$c" ] || fail "not every write completion matched a dispatch"

@@ -66,7 +66,7 @@ t_disk_seed_moves_figures() {
 			fail "memcg-dd with seed $s failed: $(head -1 "$run/status")"
 		"$RL_TOP/scripts/summarize-run.sh" "$run"
 		figs+=("$(awk -F'\t' '$7 ~ /^tool\.v1-writer[12]\.mbps$|^run\.simulated_seconds$/ { print $7, $8 }' \
-			"$run/$RL_DERIVED/summary.tsv" | sort)")
+			<(run_rows "$run") | sort)")
 		echo "seed $s:"
 		echo "${figs[-1]}"
 	done

@@ -57,9 +57,9 @@ vmstat_delta() { # RUN ITEM
 t_2012_patched_writer_waits_dirty() {
 	local run dirty
 	run=$(k2012_mode_run)
-	expect_match "$run/guest/knobs" '^vm.reclaim_keep_pgreclaim=1$'
-	expect_match "$run/guest/knobs" '^vm.reclaim_wait_rotated=1$'
-	expect_match "$run/guest/knobs" '^vm.reclaim_throttle_writeback=0$'
+	knob_applied "$run" vm.reclaim_keep_pgreclaim=1
+	knob_applied "$run" vm.reclaim_wait_rotated=1
+	knob_applied "$run" vm.reclaim_throttle_writeback=0
 	dirty=$(writer_waits "$run" dirty)
 	echo "writer's waits: dirty $dirty, writeback $(writer_waits "$run" writeback), wait_writeback $(writer_waits "$run" wait_writeback)"
 	[ "$dirty" -ge 100 ] || fail "the writer took $dirty reason=dirty waits in 2012-patched (expected at least 100)"
@@ -75,7 +75,7 @@ t_keep_pgreclaim_keeps_folios_inactive() {
 	local on off a_on a_off
 	on=$(k2012_mode_run)
 	off=$(k2012_knob_run k2012-keep-off vm.reclaim_keep_pgreclaim=0)
-	expect_match "$off/guest/knobs" '^vm.reclaim_keep_pgreclaim=0$'
+	knob_applied "$off" vm.reclaim_keep_pgreclaim=0
 	a_on=$(vmstat_delta "$on" pgactivate)
 	a_off=$(vmstat_delta "$off" pgactivate)
 	echo "pages activated: vm.reclaim_keep_pgreclaim=1 $a_on, 0 $a_off"

@@ -36,7 +36,7 @@ t_report_tables_checks_plots() {
 	expect_line "$r" "- Variation between repeats: none; each of the 8 scenario/fs/mode cells with two or more ok runs gave the same figures in every repeat (the host's run.wall_seconds aside): the seeds moved nothing these runs measure"
 	expect_match "$r" "^- Runs started: 2026-12-02T16:37:32\+00:00 to 2026-12-02T16:39:18\+00:00$"
 	expect_match "$r" "^- Matrix: scenarios fs-completion memcg-dd usb-responsiveness; filesystems ext4 xfs vfat btrfs; modes patched vanilla; repeat 2;.*--set WRITE_SIZE=256M$"
-	# each mode's knobs as the guest read them back
+	# each mode's knobs as run.sh recorded them (run.conf), none absent
 	expect_line "$r" "- patched: vm.pageout_work=1, vm.reclaim_wait_dirty=1, vm.reclaim_plug=1, vm.write_bio_cap=0, vm.reclaim_throttle_writeback=1"
 	expect_line "$r" "- vanilla: vm.pageout_work=0, vm.reclaim_wait_dirty=0, vm.reclaim_plug=1, vm.write_bio_cap=0, vm.reclaim_throttle_writeback=1"
 	expect_no "$r" "absent"
@@ -100,24 +100,26 @@ t_report_oom_killed_runs_dropped() {
 	for s in "$m"/runs/fs-completion.xfs.patched.r*/derived/summary.tsv; do
 		sed -i 's/\(\twaits.task.rl-dd.reason.dirty.events\t\)2$/\112/' "$s"
 	done
-	s=$m/runs/fs-completion.xfs.patched.r2/derived/summary.tsv
-	sed -i 's/\(\tworkload.oom_kills\t\)0$/\11/' "$s"
-	grep -q 'workload.oom_kills.1$' "$s" || fail "cannot mark the run OOM-killed"
+	# the collector's count of OOM kills, in the run's status
+	s=$m/runs/fs-completion.xfs.patched.r2/status
+	sed -i 's/^oom_kills=0$/oom_kills=1/' "$s"
+	grep -qx 'oom_kills=1' "$s" || fail "cannot mark the run OOM-killed"
 	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
 	r=$m/report.md
 	expect_line "$r" '| not enough runs | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | 0.5 (n=1, spread 0) >= 0.5; a verdict needs 3 runs a side (--repeat 3); 1 OOM-killed run dropped |'
 }
 
 # add_repeat MATRIX RUN N: a copy of run folder RUN (NAME.rK) as repeat N,
-# its run.conf and summary rows renamed: one more seed that gave the
-# same figures
+# its run.conf, status and summary rows renamed: one more seed that gave
+# the same figures
 add_repeat() {
 	local src=$1/runs/$2 name=${2%.r*}.r$3 dst
 	dst=$1/runs/$name
 	cp -r "$src" "$dst"
 	sed -i -e "s/^run=.*/run=$name/" -e "s/^umid=.*/umid=rl-$name/" \
 		-e "s/^repeat=.*/repeat=$3/" -e "s/^seed=.*/seed=$3/" "$dst/run.conf"
-	awk -F'\t' -v OFS='\t' -v run="$name" -v n="$3" '{ $1 = run; $6 = n; print }' \
+	sed -i "s/^run=.*/run=$name/" "$dst/status"
+	awk -F'\t' -v OFS='\t' -v run="$name" '{ $1 = run; print }' \
 		"$src/derived/summary.tsv" >"$dst/derived/summary.tsv"
 }
 
@@ -231,7 +233,8 @@ t_report_bad_input() {
 t_aggregate_valgrind_clean() {
 	local agg=$RL_HOST_TOOLS/rl-aggregate sums scn args out
 	build_host_tools
-	sums=("$REPORT_FIXTURE"/runs/*/derived/summary.tsv "$RL_TOP/tests/fixtures/aggregate/malformed.tsv")
+	# run folders (their records joined) and a file of joined rows
+	sums=("$REPORT_FIXTURE"/runs/* "$RL_TOP/tests/fixtures/aggregate/malformed.tsv")
 	scn=$RL_TOP/rootfs/scenarios
 	for args in "groups --scn $scn/fs-completion.scn" "compare --by mode patched vanilla" \
 		"compare --by fs xfs ext4 --scenario fs-completion" "runs" \
@@ -245,9 +248,27 @@ t_aggregate_valgrind_clean() {
 		expect_match "$TEST_TMP/agg.err" '^rl-aggregate: skipped [67] malformed rows \(the first: .*malformed.tsv line 5: not 8 tab-separated fields\)$'
 	done
 	# stdin, and bad usage with a message naming what is valid
-	out=$("$agg" runs <"${sums[0]}")
+	out=$("$agg" rows "${sums[0]}" | "$agg" runs)
 	grep -q '^fs-completion.btrfs.vanilla.r1	fs-completion	btrfs	hdd	vanilla	1	failed	no$' <<<"$out" ||
 		fail "runs from stdin"
+	# the identity is run.conf's, the outcome the status's
+	"$agg" rows "$REPORT_FIXTURE/runs/memcg-dd.ext4.patched.r1" >"$TEST_TMP/rows" || fail "rows of a run folder"
+	expect_line "$TEST_TMP/rows" $'memcg-dd.ext4.patched.r1\tmemcg-dd\text4\thdd\tpatched\t1\trun.exit_status\t124'
+	expect_line "$TEST_TMP/rows" $'memcg-dd.ext4.patched.r1\tmemcg-dd\text4\thdd\tpatched\t1\trun.status\thung'
+	# a summary of the layout before 2026-12 is refused, naming the converter
+	mkdir -p "$TEST_TMP/old/derived"
+	cp "$REPORT_FIXTURE/runs/memcg-dd.ext4.patched.r1/run.conf" "$REPORT_FIXTURE/runs/memcg-dd.ext4.patched.r1/status" "$TEST_TMP/old/"
+	printf 'old\tmemcg-dd\text4\thdd\tpatched\t1\twaits.events\t3\n' >"$TEST_TMP/old/derived/summary.tsv"
+	rc=0
+	"$agg" runs "$TEST_TMP/old" >/dev/null 2>"$TEST_TMP/agg.err" || rc=$?
+	[ "$rc" = 2 ] || fail "an old summary: exit $rc, expected 2"
+	expect_match "$TEST_TMP/agg.err" 'layout before 2026-12.*scripts/convert-matrix.sh'
+	# a run folder saved in that layout is converted once, and the report is the same
+	"$RL_TOP/scripts/convert-matrix.sh" "$TEST_TMP/old" 2>/dev/null && fail "convert-matrix.sh took a folder without runs/"
+	mkdir -p "$TEST_TMP/oldm/runs" && mv "$TEST_TMP/old" "$TEST_TMP/oldm/runs/memcg-dd.ext4.patched.r1"
+	"$RL_TOP/scripts/convert-matrix.sh" "$TEST_TMP/oldm" 2>/dev/null || fail "convert-matrix.sh failed"
+	expect_line "$TEST_TMP/oldm/runs/memcg-dd.ext4.patched.r1/derived/summary.tsv" $'old\twaits.events\t3'
+	"$agg" runs "$TEST_TMP/oldm/runs/memcg-dd.ext4.patched.r1" >/dev/null || fail "the converted folder is not read"
 	for bad in "bogus" "compare" "check" "groups --by mode a b" "check --check x --scenario s" \
 		"groups /nonexistent" "check --scenario s --check 'a fs=x 1'"; do
 		rc=0
@@ -311,29 +332,30 @@ t_report_html_renders() {
 }
 
 # What a guest left instead of its files is not read, and the report says
-# so: a fifo for knobs (a plain open would wait forever), a link to a host
-# file for a progress file, a sparse giant for params, a fifo for the trace
+# so: a fifo for kernel-release (a plain open would wait forever), a link
+# to a host file for a progress file, a sparse giant for another run's
+# kernel-release, a fifo for the trace
 # rl-summarize reads (its summary then has input.refused trace.txt).
 t_report_guest_files_refused() {
 	local m run r
 	m=$(report_copy refused)
 	run=$m/runs/fs-completion.ext4.patched.r1
-	rm -f "$run/$RL_GUEST/knobs" "$run/$RL_GUEST/writer1.progress" "$run/$RL_GUEST/trace.txt"
-	mkfifo "$run/$RL_GUEST/knobs" "$run/$RL_GUEST/trace.txt"
+	rm -f "$run/$RL_GUEST/kernel-release" "$run/$RL_GUEST/writer1.progress" "$run/$RL_GUEST/trace.txt"
+	mkfifo "$run/$RL_GUEST/kernel-release" "$run/$RL_GUEST/trace.txt"
 	ln -s /etc/passwd "$run/$RL_GUEST/writer1.progress"
-	truncate -s 1T "$run/$RL_GUEST/params"
+	rm -f "$m/runs/fs-completion.ext4.patched.r2/$RL_GUEST/kernel-release"
+	truncate -s 1T "$m/runs/fs-completion.ext4.patched.r2/$RL_GUEST/kernel-release"
 	timeout 60 "$RL_HOST_TOOLS/rl-summarize" "$run" 2>"$TEST_TMP/sum.err" ||
 		fail "rl-summarize failed or hung: $(cat "$TEST_TMP/sum.err")"
 	expect_match "$TEST_TMP/sum.err" 'guest/trace.txt: refused: it is a fifo'
 	expect_match "$run/derived/summary.tsv" $'\tinput\\.refused\ttrace\\.txt$'
-	expect_match "$run/derived/summary.tsv" $'\tinput\\.refused\tknobs$'
 	timeout 120 "$RL_TOP/scripts/report.sh" "$m" 2>"$TEST_TMP/rep.err" ||
 		fail "report.sh failed or hung: $(tail -3 "$TEST_TMP/rep.err")"
 	r=$m/report.md
 	expect_line "$r" "## Guest files refused"
-	expect_line "$r" "- fs-completion.ext4.patched.r1/guest/knobs: refused: it is a fifo"
+	expect_line "$r" "- fs-completion.ext4.patched.r1/guest/kernel-release: refused: it is a fifo"
 	expect_line "$r" "- fs-completion.ext4.patched.r1/guest/writer1.progress: refused: it is a symbolic link"
-	expect_match "$r" '^- fs-completion\.ext4\.patched\.r1/guest/params: refused: 1099511627776 bytes, more than the 65536 '
+	expect_match "$r" '^- fs-completion\.ext4\.patched\.r2/guest/kernel-release: refused: 1099511627776 bytes, more than the 65536 '
 	expect_match "$r" '^- fs-completion\.ext4\.patched\.r1/guest/trace\.txt: refused when summarized'
 	expect_no "$r" "root:"
 	grep -q 'Guest files refused' "$m/report.html" || fail "report.html lacks the refused files"

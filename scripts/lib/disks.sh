@@ -166,10 +166,18 @@ tools_attached() {
 }
 
 # tools_args TMP TOOLS: the kernel arguments of the tools disk, after a
-# space, if it is attached
+# space, if it is attached (the guest learns its name from job.env's
+# RL_TOOLS: guest_tools)
 tools_args() {
 	tools_attached "$2" || return 0
-	echo " ubd${RL_TOOLS_UNIT}r=$(guest_input "$1" "$RL_TOOLS_IMAGE") ubd.model=$RL_TOOLS_UNIT,$(disk_model host) reclaimlab.tools=$(ubd_name "$RL_TOOLS_UNIT")"
+	echo " ubd${RL_TOOLS_UNIT}r=$(guest_input "$1" "$RL_TOOLS_IMAGE") ubd.model=$RL_TOOLS_UNIT,$(disk_model host)"
+}
+
+# guest_tools TOOLS: job.env's RL_TOOLS, the tools disk's name (ubdp) if it
+# is attached, else empty
+guest_tools() {
+	tools_attached "$1" || return 0
+	ubd_name "$RL_TOOLS_UNIT"
 }
 
 # tools_conf TOOLS: run.conf's tools=, "ubdp:SHA256" (the hash of the

@@ -24,17 +24,6 @@ matrix_choices() {
 	done
 }
 
-# check_matrix_sets "KEY=VALUE ...": die unless each --set of a matrix is
-# KEY=VALUE with a value of RL_SET_VALUE_CHARS (types: rl-scenario-info)
-check_matrix_sets() {
-	local kv
-	for kv in $1; do
-		[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*= ]] || die "bad --set '$kv' (use KEY=VALUE)"
-		[[ "${kv#*=}" =~ ^[$RL_SET_VALUE_CHARS]+$ ]] ||
-			die "bad value '${kv#*=}' in --set '$kv' (valid: letters, digits and . _ : + , / -)"
-	done
-}
-
 # create_matrix_folder DIR [RESUME]: make DIR and DIR/runs, or die: DIR
 # holds anything and RESUME is empty (results are never mixed), or cannot
 # be written

@@ -346,7 +346,6 @@ native_init() {
 		}
 	done
 	uname -r >"$root/results/kernel-release"
-	cat /proc/cmdline >"$root/results/guest-cmdline"
 	if [ "$status" = 0 ]; then
 		# the guest's environment, as rootfs/init and job.env give it
 		# shellcheck disable=SC2016 # the chroot's shell expands them
@@ -354,6 +353,8 @@ native_init() {
 			HOME=/root TERM=dumb RL_TRACE_DAT=0 RL_BLKTRACE=0 \
 			RL_MEMCG_V1_ROOT=/cgroup/memory RL_KMSG_MARK="$mark" /bin/sh -c '
 			cd /results || exit 1
+			# every setting of the run, as rootfs/init sources it
+			. /results/job.env || exit 1
 			( sh /results/job.sh; echo $? >/tmp/job-status ) 2>&1 | tee /results/guest.log
 			cp /tmp/job-status /results/exit-status' || true
 	else

@@ -2,27 +2,30 @@
 # The run folder: what one run (scripts/run.sh) leaves, its creation and
 # whether it finished.  Sourced by lib.sh.
 #
+# Each file's writer and readers: docs/architecture.md, "The run folder".
 # The host's part (the guest cannot reach it; the host's own record):
-#   run.conf      what this run is and its settings (key=value): scenario,
-#                 fs, profile and its values, mode and its knobs, repeat,
-#                 parameters, clock, kernel release and series
-#   cmdline       the kernel command line
-#   job.env job.sh what the guest init sources and runs (copied into guest/)
+#   run.conf      what this run is and every setting, written once before
+#                 boot (key=value): scenario, fs, profile and its values,
+#                 mode and its knobs, repeat, params (all, resolved), clock,
+#                 kernel release and series
+#   cmdline       the kernel command line: what the kernel needs
+#   job.env job.sh every setting the guest gets, and its command (copied
+#                 into guest/ for init)
 #   console.log   everything the kernel and the guest printed
-#   derived/      what the host derived from the raw files (collect-run.sh,
-#                 summarize-run.sh): splats (one "KIND: TITLE" line per kernel
-#                 splat in console.log: oops, bug, warning, kasan, lockdep,
-#                 hung_task, panic, ...), splats.txt (each whole report),
-#                 summary.tsv, waits-hist.tsv, waits-cdf.tsv,
-#                 waits-series.tsv, completions-series.tsv
-#   status        written last: "ok", "failed", "hung", "crashed",
-#                 "splat" or "interrupted", then key=value facts
+#   status        how the run ended, written last (rl-collect): "ok",
+#                 "failed", "hung", "crashed", "splat" or "interrupted",
+#                 then key=value facts (exit_status, oom_kills, splats,
+#                 knobs_absent, ...)
+#   derived/      what the host derived from the raw files: splats (one
+#                 "KIND: TITLE" line per kernel splat in console.log),
+#                 splats.txt (each whole report), summary.tsv ("run metric
+#                 value" rows: what the run measured), waits-hist.tsv, ...
 # The guest's part, guest/ ($RL_GUEST; its hostfs root, mode 0700): what
 # the guest wrote, untrusted input that host tools read bounded, never
 # following a link:
 #   guest.log     the job's own output (also in console.log)
 #   exit-status   the job's exit status
-#   trace.txt, iostat.json, counters-*, params, knobs, ...: the scenario's
+#   trace.txt, iostat.json, counters-*, knobs-absent, ...: the scenario's
 #                 raw data
 
 # Free space a run folder's filesystem must have before a guest starts:
@@ -83,7 +86,7 @@ create_run_folder() {
 # clock's figures.
 hostfs_args() {
 	ln -s "$2" "$1/run" &&
-	echo "hostfs=$1/run,confine reclaimlab.run=$1/run"
+	echo "hostfs=$1/run,confine"
 }
 
 # run_umid RUN_ID: UML's umid of the run: "rl-RUN_ID", cut or padded with
@@ -117,10 +120,21 @@ kernel_conf() {
 	echo "series=$(cat "$(dirname "$1")/reclaimlab-series" 2>/dev/null)"
 }
 
+# run_status DIR: the run's status word, the first line of DIR/status
+# (running, interrupted, ok, failed, hung, crashed, splat); nothing if
+# there is no status file.  The one shell reader of that line; the report
+# reads it in load_runs() (report-model.c).
+run_status() {
+	[ -f "$1/status" ] || return 0
+	head -c 64 "$1/status" | head -1
+}
+
 # run_finished DIR: true if the run in DIR has a final status (a matrix
 # redoes any other)
 run_finished() {
-	[ -f "$1/status" ] && ! grep -qx 'running\|interrupted' <(head -1 "$1/status")
+	local s
+	s=$(run_status "$1")
+	[ -n "$s" ] && [ "$s" != running ] && [ "$s" != interrupted ]
 }
 
 # set_aside_attempt DIR: move what an earlier, unfinished attempt at a run
@@ -144,7 +158,6 @@ write_run_conf() {
 	echo "tools=$(tools_conf "$tools")"
 	echo "trace_dat=$trace_dat"
 	echo "blktrace=$blktrace"
-	echo "time_travel=$time_travel"
 	echo "tt_cpu=$tt_cpu"
 	echo "seed=$seed"
 	echo "host_cpu=$cpu"
@@ -155,6 +168,7 @@ write_run_conf() {
 	echo "started=$(date -Is)"
 	# what the run is, so that later stages need nothing but this folder
 	kernel_conf "$kernel"
+	# the guest clock, once: host (no time-travel), basic, cpu or inf-cpu
 	echo "clock=${time_travel/#0/host}"
 	echo "scenario=$scenario"
 	[ -z "$scenario" ] ||

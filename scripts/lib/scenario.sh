@@ -2,8 +2,8 @@
 # Scenarios as the host sees them: read through rl-scenario-info, never
 # run.  Sourced by lib.sh.
 
-# Characters a --set value may have: it travels to the guest inside single
-# quotes and into matrix.conf, so nothing a shell gives a meaning to.
+# Characters a --set value in a job list line may have (read_job_line:
+# the line's shape; the value's type is rl-scenario-info's to check).
 RL_SET_VALUE_CHARS='A-Za-z0-9._:+,/-'
 
 # scenario_info SCENARIO [--preset NAME] [KEY=VALUE...]: the scenario file
@@ -61,27 +61,21 @@ check_preset_name() {
 		die "bad --preset '$1' (valid: a name of letters, digits, _ and -, such as thread)"
 }
 
-# check_scenario_run SCENARIO MODE REPEAT "KEY=VALUE ...": die unless
-# run.sh's --scenario, --mode, --repeat-number and --set values are valid
-# (the types of the values are rl-scenario-info's to check)
+# check_scenario_run SCENARIO MODE REPEAT: die unless run.sh's --scenario,
+# --mode and --repeat-number are valid (its --set values are
+# rl-scenario-info's to check, the one validator of parameters)
 check_scenario_run() {
-	local kv
 	word_in "$1" "$(rl_scenarios)" || die "unknown scenario '$1' (valid: $(rl_scenarios))"
 	word_in "$2" "$RL_MODES" || die "unknown mode '$2' (valid: $RL_MODES)"
 	[[ "$3" =~ ^[1-9][0-9]{0,5}$ ]] || die "bad --repeat-number '$3' (valid: 1 to 999999)"
-	for kv in $4; do
-		[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*=[$RL_SET_VALUE_CHARS]+$ ]] ||
-			die "bad --set '$kv' (valid: KEY=VALUE, the value of letters, digits and . _ : + , / -)"
-	done
 }
 
-# info_value DATA KEY: the value of KEY in scenario_info's (or any
-# key=value) DATA
+# info_value DATA KEY: the value of KEY in scenario_info's key=value DATA,
+# by the rule of every key=value reader (rl-conf, conf.h: the last KEY=
+# line wins)
 info_value() {
-	local line
-	while IFS= read -r line; do
-		[ "${line%%=*}" != "$2" ] || { echo "${line#*=}"; return 0; }
-	done <<<"$1"
+	[ -x "$RL_HOST_TOOLS/rl-conf" ] || build_host_tools
+	"$RL_HOST_TOOLS/rl-conf" - "$2" <<<"$1"
 }
 
 # check_scenario_fits SCENARIO DATA "FS ..." [MEM]: die unless what the
@@ -111,15 +105,13 @@ check_scenario_fits() {
 		die "scenario $s allocates $(human_size "$need") ($need_desc) but its guest has $(human_size "$have") of memory and swap; use a smaller size or a larger --mem"
 }
 
-# scenario_job SCENARIO FS MODE "KEY=VALUE ...": the guest job that runs
-# SCENARIO on FS with MODE's knobs and those parameters: every one,
-# resolved, as scenario_info's params gives them (types checked; their
-# characters are RL_SET_VALUE_CHARS, so single quotes hold them).
-scenario_job() {
-	echo "export RL_FS=$2"
-	echo "export RL_KNOBS='$(mode_knobs "$3")'"
-	echo "export RL_SET='$4'"
-	echo "exec rl-scenario $1"
+# scenario_env FS MODE "KEY=VALUE ...": job.env's lines of a scenario's
+# run: the filesystem under test, MODE's knobs and every parameter,
+# resolved, as scenario_info's params gives them (types checked by
+# rl-scenario-info; sizes, counts and words of the scenario file, so single
+# quotes hold them).  The guest's rl-scenario takes them as they are.
+scenario_env() {
+	echo "export RL_FS=$1 RL_KNOBS='$(mode_knobs "$2")' RL_SET='$3'"
 }
 
 # scenario_conf FS:PROFILE MODE REPEAT DATA [KERNEL_NAME]: run.conf's lines

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rl-aggregate: statistics over the summary rows of a comparison matrix
- * (runs/NAME/summary.tsv), for scripts/report.sh.
+ * rl-aggregate: statistics over the runs of a comparison matrix (each run
+ * folder's record, record.h, or files of joined rows), by hand and for
+ * scripts/bench-seeds.sh; rl-report links the same aggregate.c.
  *
  * Exit status: 0 ok, 1 out of memory or output write error, 2 bad usage,
  * unreadable input or a bad check.
  */
 #include "cli.h"
 #include "aggregate.h"
+#include "record.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define PROG "rl-aggregate"
 
@@ -21,9 +24,12 @@ static const char usage_text[] =
 	"       " PROG " compare --by fs|mode|profile A B [--scenario NAME] [SUMMARY...]\n"
 	"       " PROG " check   (--scn FILE | --check TEXT)... [--scenario NAME] [SUMMARY...]\n"
 	"       " PROG " runs    [SUMMARY...]\n"
-	"Reads summary rows (run scenario fs profile mode repeat metric value,\n"
-	"tab-separated) from the SUMMARY files, or from stdin when none is given\n"
-	"or for -.  Prints TSV with a header line:\n"
+	"       " PROG " rows    [SUMMARY...]\n"
+	"Each SUMMARY is a run folder (MATRIX/runs/NAME: its run.conf, status and\n"
+	"derived/summary.tsv joined into rows, record.h), or a file of joined rows\n"
+	"(run scenario fs profile mode repeat metric value, tab-separated), or -\n"
+	"for stdin, which is read when none is given.  Prints TSV with a header\n"
+	"line (rows: none):\n"
 	"  groups   n, median, min, max, spread (max - min) of every metric over the\n"
 	"           runs of each scenario/fs/profile/mode\n"
 	"  compare  median of A minus median of B for every group pair differing\n"
@@ -37,6 +43,7 @@ static const char usage_text[] =
 	"           used; a count outcome (a count metric against a number) as\n"
 	"           the share of seeds in which it held, with its interval\n"
 	"  runs     every run, its status and whether it is included\n"
+	"  rows     the joined rows, as read\n"
 	"  --scenario NAME  only rows of scenario NAME (check: the scenario of --check)\n"
 	"  --scn FILE       a scenario file: its '# Check: ...' header lines are\n"
 	"                   evaluated (check) and their metrics filled by the\n"
@@ -49,10 +56,10 @@ static const char usage_text[] =
 	"but no waits.task.COMM.events had 0 waits of task COMM.\n"
 	"Exit status: 0 ok, 1 out of memory or write error, 2 bad usage or input.\n";
 
-#define COMMANDS_VALID	"groups compare check runs"
+#define COMMANDS_VALID	"groups compare check runs rows"
 #define OPTIONS_VALID	"--scenario NAME --scn FILE --check TEXT --by DIM A B --help"
 
-enum command { CMD_GROUPS, CMD_COMPARE, CMD_CHECK, CMD_RUNS };
+enum command { CMD_GROUPS, CMD_COMPARE, CMD_CHECK, CMD_RUNS, CMD_ROWS };
 
 #define MAX_ARGS	256
 
@@ -112,6 +119,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		o->cmd = CMD_CHECK;
 	} else if (!strcmp(cmd, "runs")) {
 		o->cmd = CMD_RUNS;
+	} else if (!strcmp(cmd, "rows")) {
+		o->cmd = CMD_ROWS;
 	} else {
 		die_usage("unknown command '%s' (valid: %s)", cmd, COMMANDS_VALID);
 	}
@@ -223,6 +232,54 @@ static void load_checks(const struct opts *o, struct check_list *l)
 	}
 }
 
+/* a row of a run folder's record: fed, or printed (rows) */
+struct feed {
+	struct agg_set *s;
+	int print;
+};
+
+static int feed_row(void *arg, const char *row, const char *metric,
+		    const char *value, unsigned long line)
+{
+	struct feed *fd = arg;
+
+	(void)metric;
+	(void)value;
+	(void)line;
+	if (fd->print)
+		return printf("%s\n", row) < 0;
+	return agg_feed_line(fd->s, row) < 0 ? -1 : 0;
+}
+
+/* a run folder: its record's rows (record.h) */
+static void read_run(struct agg_set *s, const char *dir, int print)
+{
+	struct feed fd = { s, print };
+	struct record rec;
+	const char *base = strrchr(dir, '/');
+	char *name, err[1024];
+	size_t n = strlen(dir);
+	int rc;
+
+	/* the folder's name, without a trailing slash */
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	name = strndup(dir, n);
+	if (!name)
+		die_nomem();
+	base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	if (record_load(&rec, dir, base) < 0)
+		die_usage("'%s' is not a run folder (no status file; valid: MATRIX/runs/NAME)", dir);
+	rc = record_rows(&rec, NULL, feed_row, &fd, err, sizeof(err));
+	record_free(&rec);
+	free(name);
+	if (rc < 0 && errno == ENOMEM)
+		die_nomem();
+	if (rc)
+		die_usage("%s", err);
+}
+
 static void read_input(struct agg_set *s, const struct opts *o)
 {
 	const char *path, *first_file = NULL;
@@ -231,17 +288,31 @@ static void read_input(struct agg_set *s, const struct opts *o)
 
 	for (i = 0; i < n; i++) {
 		unsigned long lines0 = s->lines, bad0 = s->malformed;
+		struct stat sb;
 		FILE *f;
 
 		path = o->nfiles ? o->files[i] : "-";
+		if (strcmp(path, "-") && !stat(path, &sb) && S_ISDIR(sb.st_mode)) {
+			read_run(s, path, o->cmd == CMD_ROWS);
+			if (!bad0 && s->malformed) {
+				first_file = path;
+				first_line = s->first_error_line - lines0;
+			}
+			continue;
+		}
 		f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 		if (!f)
-			die_usage("cannot open '%s': %s (valid: a summary.tsv file, or - for stdin)",
+			die_usage("cannot open '%s': %s (valid: a run folder, a file of joined rows, or - for stdin)",
 				  path, strerror(errno));
-		if (agg_feed_stream(s, f) < 0) {
+		if (o->cmd == CMD_ROWS) {
+			char line[AGG_LINE_MAX];
+
+			while (fgets(line, sizeof(line), f))
+				fputs(line, stdout);
+		} else if (agg_feed_stream(s, f) < 0) {
 			if (errno == ENOMEM)
 				die_nomem();
-			die_usage("cannot read '%s': %s (valid: a summary.tsv file, or - for stdin)",
+			die_usage("cannot read '%s': %s (valid: a run folder, a file of joined rows, or - for stdin)",
 				  path, strerror(errno));
 		}
 		if (f != stdin)
@@ -321,6 +392,8 @@ int main(int argc, char **argv)
 		die_nomem();
 
 	switch (o.cmd) {
+	case CMD_ROWS:
+		break;
 	case CMD_RUNS:
 		print_runs(&s);
 		break;

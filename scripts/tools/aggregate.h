@@ -2,7 +2,8 @@
 /*
  * aggregate: statistics over the summary rows of a comparison matrix.
  *
- * A summary row (scripts/summarize-run.sh) is eight tab-separated fields:
+ * A row is eight tab-separated fields, a run's record joined (record.h:
+ * run.conf's identity, then a metric of its status or of its summary):
  *   run scenario fs profile mode repeat metric value
  * The caller feeds rows into a set, calls agg_finish() once, then asks for
  * groups (n, median, min, max, spread of a metric over the repeats of one

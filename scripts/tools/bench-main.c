@@ -9,6 +9,7 @@
  */
 #include "aggregate.h"
 #include "bench.h"
+#include "record.h"
 #include "cli.h"
 #include "guest-read.h"
 #include "report-model.h"
@@ -21,7 +22,7 @@
 
 static const char usage_text[] =
 	"usage: " PROG " ops-row CLOCK OP NATIVE RUN_BIG RUN_SMALL\n"
-	"       " PROG " scenario-row CLOCK LABEL SUMMARY\n"
+	"       " PROG " scenario-row CLOCK LABEL RUN\n"
 	"       " PROG " disk-row PROFILE_VALUES WRITE_OUT READ_OUT\n"
 	"       " PROG " random-iops PROFILE_VALUES RAND_OUT\n"
 	"       " PROG " value FILE KEY\n"
@@ -30,7 +31,8 @@ static const char usage_text[] =
 	"                wall_seconds of RUN_BIG over those of RUN_SMALL, a boot\n"
 	"                that ran fewer ops (n= of each guest/guest.log)\n"
 	"  scenario-row  clock, label, status, each writer's MB/s, waits,\n"
-	"                simulated and wall seconds of a memcg-dd summary.tsv\n"
+	"                simulated and wall seconds of a memcg-dd run folder (its\n"
+	"                record: run.conf, status and summary joined, record.h)\n"
 	"  disk-row      Markdown row: configured (ubd.model values, as\n"
 	"                scripts/lib/catalogue.sh's disk_model prints them) and\n"
 	"                achieved (rl-dd's mbps=) write / read bandwidth, error\n"
@@ -131,21 +133,30 @@ static double metric_num(const struct agg_set *s, const char *metric)
 	return 0;
 }
 
+static int feed_row(void *arg, const char *row, const char *metric,
+		    const char *value, unsigned long line)
+{
+	(void)metric;
+	(void)value;
+	(void)line;
+	return agg_feed_line(arg, row) < 0 ? -1 : 0;
+}
+
 static void scenario_row(char **a)
 {
-	char w1[32], w2[32], waits[32], sim[32];
+	char w1[32], w2[32], waits[32], sim[32], err[1024];
 	struct agg_set s;
-	const char *status = "";
-	FILE *f = fopen(a[2], "r");
+	struct record rec;
+	const char *status = "", *base = strrchr(a[2], '/');
 
-	if (!f)
-		die_usage("cannot read '%s': %s", a[2], strerror(errno));
+	if (record_load(&rec, a[2], base ? base + 1 : a[2]) < 0)
+		die_usage("'%s' is not a run folder (no status file)", a[2]);
 	agg_init(&s);
-	if (agg_feed_stream(&s, f) || agg_finish(&s)) {
-		fprintf(stderr, PROG ": cannot read '%s': %s\n", a[2], strerror(errno));
+	if (record_rows(&rec, NULL, feed_row, &s, err, sizeof(err)) || agg_finish(&s)) {
+		fprintf(stderr, PROG ": cannot read '%s': %s\n", a[2], err[0] ? err : strerror(errno));
 		exit(2);
 	}
-	fclose(f);
+	record_free(&rec);
 	if (s.nruns && s.runs[0].status)
 		status = s.runs[0].status;
 	printf("%-8s %-8s %-7s %7s %7s %7s %7s %7.1f\n", a[0], a[1], status,

@@ -170,17 +170,6 @@ char *rep_next_line(char **p)
 	return l;
 }
 
-/* the tab before a summary row's metric: after run and the 5 dimensions */
-static char *metric_tab(char *row)
-{
-	char *tab = row;
-	int k;
-
-	for (k = 0; k < 6 && tab; k++)
-		tab = strchr(tab + 1, '\t');
-	return tab;
-}
-
 static char *path_of(const char *a, const char *b, const char *c)
 {
 	size_t n = strlen(a) + strlen(b) + (c ? strlen(c) : 0) + 3;
@@ -230,7 +219,7 @@ static char *first_line(const char *text)
 
 static char *conf_or_empty(const char *text, const char *key)
 {
-	char *v = text ? rep_conf_value(text, key) : NULL;
+	char *v = text ? conf_value(text, key) : NULL;
 
 	return v ? v : rep_xstrdup("");
 }
@@ -238,7 +227,7 @@ static char *conf_or_empty(const char *text, const char *key)
 /* the stall count of a status file: clock_stalled_ticks=N with N > 0 */
 static void note_stall(struct rep *r, const char *name, const char *status)
 {
-	char *v = rep_conf_value(status, "clock_stalled_ticks");
+	char *v = conf_value(status, "clock_stalled_ticks");
 	char buf[512];
 
 	if (v && v[0] >= '1' && v[0] <= '9' && strspn(v, "0123456789") == strlen(v) &&
@@ -267,48 +256,42 @@ static int load_runs(struct rep *r, char *err, size_t errlen)
 	r->runs = rep_xmalloc((names.n ? names.n : 1) * sizeof(*r->runs));
 	for (i = 0; i < names.n; i++) {
 		char *dir = path_of(runs, names.v[i], NULL);
-		char *st = path_of(dir, "status", NULL), *text = rep_read_file(st, NULL);
 		struct rep_run *run;
+		struct record rec;
 		char *sum, *v;
 		struct stat sb;
+		int have = !record_load(&rec, dir, names.v[i]);
 
-		free(st);
-		if (text)
-			note_stall(r, names.v[i], text);
+		free(dir);
+		if (have)
+			note_stall(r, names.v[i], rec.status_text);
 		if (strstr(names.v[i], ".interrupted.")) {
 			r->interrupted++;
-			free(text);
-			free(dir);
+			if (have)
+				record_free(&rec);
 			continue;
 		}
-		if (!text) {
-			free(dir);
+		if (!have)
 			continue;
-		}
 		run = &r->runs[r->nruns++];
 		memset(run, 0, sizeof(*run));
-		run->name = rep_xstrdup(names.v[i]);
-		run->dir = dir;
+		run->rec = rec;
+		run->name = run->rec.name;
+		run->dir = run->rec.dir;
 		run->refused = r->refused;
-		run->status_text = text;
-		run->status = first_line(text);
-		if (!*run->status) {
-			free(run->status);
-			run->status = rep_xstrdup("unknown");
-		}
-		run->conf = rep_run_file(run, "run.conf");
-		run->scenario = conf_or_empty(run->conf, "scenario");
-		run->fs = conf_or_empty(run->conf, "fs");
-		run->mode = conf_or_empty(run->conf, "mode");
-		v = conf_or_empty(run->conf, "repeat");
-		run->repeat = strtol(v, NULL, 10);
-		free(v);
+		run->status_text = run->rec.status_text;
+		run->status = rep_xstrdup(run->rec.status);
+		run->conf = run->rec.conf;
+		run->scenario = run->rec.scenario;
+		run->fs = run->rec.fs;
+		run->mode = run->rec.mode;
+		run->repeat = run->rec.repeat;
 		v = rep_guest_file(run, "kernel-release", GUEST_MAX_SMALL);
 		if (v) {
 			run->kernel = first_line(v);
 			free(v);
 		}
-		sum = path_of(dir, RL_DERIVED_DIR, "summary.tsv");
+		sum = path_of(run->dir, RL_DERIVED_DIR, "summary.tsv");
 		run->summarized = !stat(sum, &sb);
 		free(sum);
 		if (!run->summarized && !strcmp(run->status, "ok")) {
@@ -345,58 +328,49 @@ static void ordered(struct strv *out, const char *known, const struct strv *seen
 	strv_free(&rest);
 }
 
-/* The run's summary rows, its run.status row replaced by its status. */
-static void feed_run(struct agg_set *s, const struct rep_run *run, char *note,
-		     size_t notelen)
+struct feed {
+	struct agg_set *s;
+	const struct rep_run *run;
+	char *note;
+	size_t notelen;
+};
+
+static int feed_row(void *arg, const char *row, const char *metric,
+		    const char *value, unsigned long line)
 {
-	char *text = rep_run_file(run, RL_DERIVED_DIR "/summary.tsv");
-	char *line, *p = text, prefix[1024] = "", row[1200];
-	unsigned long lineno = 0;
-	int have_prefix = 0;
+	struct feed *fd = arg;
+	unsigned long bad = fd->s->malformed;
+	/* rl-summarize's marks: a guest file refused, or its values cut */
+	if (!strcmp(metric, "input.refused") || !strcmp(metric, "input.cut")) {
+		int cut = metric[6] == 'c';
+		char mark[700];
 
-	if (!text)
-		return;
-	while ((line = rep_next_line(&p))) {
-		char *tab = metric_tab(line);
-
-		lineno++;
-		if (!have_prefix && tab && (size_t)(tab - line) < sizeof(prefix)) {
-			memcpy(prefix, line, (size_t)(tab - line));
-			prefix[tab - line] = '\0';
-			have_prefix = 1;
-		}
-		if (tab && !strncmp(tab + 1, "run.status\t", 11))
-			continue;
-		/* rl-summarize's marks: a guest file refused, or its values cut */
-		if (tab && (!strncmp(tab + 1, "input.refused\t", 14) ||
-			    !strncmp(tab + 1, "input.cut\t", 10))) {
-			int cut = tab[7] == 'c';
-			char mark[700];
-
-			snprintf(mark, sizeof(mark), "%s/%s/%s: %s", run->name, RL_GUEST_DIR,
-				 tab + (cut ? 11 : 15),
-				 cut ? "its values were cut when summarized (the series stops at its limit)" :
-				 "refused when summarized (not a regular file, or larger than its limit): its rows are missing");
-			strv_add_unique(run->refused, mark);
-			continue;
-		}
-		{
-			unsigned long bad = s->malformed;
-
-			if (agg_feed_line(s, line) < 0) {
-				fprintf(stderr, "rl-report: out of memory\n");
-				exit(1);
-			}
-			if (!bad && s->malformed && note && !note[0])
-				snprintf(note, notelen, "%s/%s/summary.tsv line %lu: %s",
-					 run->name, RL_DERIVED_DIR, lineno, s->first_error);
-		}
+		snprintf(mark, sizeof(mark), "%s/%s/%s: %s", fd->run->name, RL_GUEST_DIR, value,
+			 cut ? "its values were cut when summarized (the series stops at its limit)" :
+			 "refused when summarized (not a regular file, or larger than its limit): its rows are missing");
+		strv_add_unique(fd->run->refused, mark);
+		return 0;
 	}
-	if (have_prefix) {
-		snprintf(row, sizeof(row), "%s\trun.status\t%s", prefix, run->status);
-		agg_feed_line(s, row);
+	if (agg_feed_line(fd->s, row) < 0) {
+		fprintf(stderr, "rl-report: out of memory\n");
+		exit(1);
 	}
-	free(text);
+	if (!bad && fd->s->malformed && fd->note && !fd->note[0])
+		snprintf(fd->note, fd->notelen, "%s/%s/summary.tsv line %lu: %s",
+			 fd->run->name, RL_DERIVED_DIR, line, fd->s->first_error);
+	return 0;
+}
+
+/*
+ * The run's record as rows (record.h: the status file's facts, the summary
+ * rows, run.status), its run.status the report's (ok-but-unsummarized).
+ */
+static int feed_run(struct agg_set *s, const struct rep_run *run, char *note,
+		    size_t notelen, char *err, size_t errlen)
+{
+	struct feed fd = { s, run, note, notelen };
+
+	return record_rows(&run->rec, run->status, feed_row, &fd, err, errlen);
 }
 
 static int load_scenario(struct rep *r, struct rep_scn *s, const char *name,
@@ -434,7 +408,8 @@ static int load_scenario(struct rep *r, struct rep_scn *s, const char *name,
 			agg_want_metric(&s->set, s->checks[i].right.metric);
 	}
 	for (i = 0; i < r->nruns; i++)
-		feed_run(&s->set, &r->runs[i], note, sizeof(note));
+		if (feed_run(&s->set, &r->runs[i], note, sizeof(note), err, errlen))
+			return -1;
 	if (note[0] && !r->malformed_note[0])
 		snprintf(r->malformed_note, sizeof(r->malformed_note),
 			 "skipped %lu malformed rows (the first: %s)", s->set.malformed, note);
@@ -478,7 +453,7 @@ int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
 	     char *err, size_t errlen)
 {
 	static const char *const keys[] = {
-		"repeat", "profile", "mem", "timeout", "sets", "clock", "scenarios",
+		"repeat", "profile", "mem", "timeout", "sets", "scenarios",
 	};
 	struct strv seen_s = { 0 }, seen_f = { 0 }, seen_m = { 0 };
 	char *conf;
@@ -495,20 +470,19 @@ int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
 	conf = path_of(r->matrix, "matrix.conf", NULL);
 	r->conf_text = rep_read_file(conf, NULL);
 	free(conf);
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < 6; i++)
 		r->conf_values[i] = conf_or_empty(r->conf_text, keys[i]);
 	r->conf_repeat = r->conf_values[0];
 	r->conf_profile = r->conf_values[1];
 	r->conf_mem = r->conf_values[2];
 	r->conf_timeout = r->conf_values[3];
 	r->conf_sets = r->conf_values[4];
-	r->conf_clock = r->conf_values[5];
 	for (i = 0; i < r->nruns; i++) {
 		strv_add_unique(&seen_s, r->runs[i].scenario);
 		strv_add_unique(&seen_f, r->runs[i].fs);
 		strv_add_unique(&seen_m, r->runs[i].mode);
 	}
-	ordered(&r->scenarios, r->conf_values[6], &seen_s);
+	ordered(&r->scenarios, r->conf_values[5], &seen_s);
 	ordered(&r->fs, o->fs_order, &seen_f);
 	ordered(&r->modes, o->mode_order, &seen_m);
 	strv_free(&seen_s);
@@ -534,14 +508,8 @@ void rep_free(struct rep *r)
 	for (i = 0; i < r->nruns; i++) {
 		struct rep_run *run = &r->runs[i];
 
-		free(run->name);
-		free(run->dir);
-		free(run->scenario);
-		free(run->fs);
-		free(run->mode);
+		record_free(&run->rec);
 		free(run->status);
-		free(run->status_text);
-		free(run->conf);
 		free(run->kernel);
 	}
 	free(r->runs);
@@ -556,7 +524,7 @@ void rep_free(struct rep *r)
 		agg_free(&s->set);
 	}
 	free(r->scn);
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < 6; i++)
 		free(r->conf_values[i]);
 	free(r->conf_text);
 	strv_free(&r->stalls);
@@ -705,7 +673,45 @@ int rep_any_group_max_above(const struct rep_scn *s, const char *metric,
 	return 0;
 }
 
-/* The knobs files of the runs of mode (and scenario, if not NULL). */
+/*
+ * A run's knobs as they took effect, "KNOB=VALUE" lines: each of run.conf's
+ * knobs= (the mode's, recorded by run.sh before boot) with its value, or
+ * "absent" where the guest's kernel lacked it (the status's
+ * knobs_absent=, rl-collect's), or "n/a" for a remount option of another
+ * filesystem (mount.FS= on a run of another fs).
+ */
+static void run_knobs(const struct rep_run *run, struct strv *lines)
+{
+	char *knobs = conf_value(run->conf, "knobs");
+	char *absent = conf_value(run->status_text, "knobs_absent");
+	struct strv words = { 0 }, gone = { 0 };
+	char line[600];
+	size_t i;
+
+	strv_split(&words, knobs);
+	strv_split(&gone, absent);
+	for (i = 0; i < words.n; i++) {
+		char *eq = strchr(words.v[i], '=');
+		const char *val;
+
+		if (!eq || eq == words.v[i])
+			continue;
+		*eq = '\0';
+		val = eq + 1;
+		if (!strncmp(words.v[i], "mount.", 6) && strcmp(words.v[i] + 6, run->fs))
+			val = "n/a";
+		else if (strv_has(&gone, words.v[i]))
+			val = "absent";
+		snprintf(line, sizeof(line), "%s=%s", words.v[i], val);
+		strv_push(lines, line);
+	}
+	strv_free(&words);
+	strv_free(&gone);
+	free(knobs);
+	free(absent);
+}
+
+/* The knobs of the runs of mode (and scenario, if not NULL). */
 static void knob_lines(const struct rep *r, const char *scn, const char *mode,
 		       struct strv *lines, int *any_file)
 {
@@ -713,21 +719,11 @@ static void knob_lines(const struct rep *r, const char *scn, const char *mode,
 
 	for (i = 0; i < r->nruns; i++) {
 		const struct rep_run *run = &r->runs[i];
-		char *text;
 
 		if (strcmp(run->mode, mode) || (scn && strcmp(run->scenario, scn)))
 			continue;
-		text = rep_guest_file(run, "knobs", GUEST_MAX_SMALL);
-		if (!text)
-			continue;
 		*any_file = 1;
-		{
-			char *p = text, *line;
-
-			while ((line = rep_next_line(&p)))
-				strv_push(lines, line);
-		}
-		free(text);
+		run_knobs(run, lines);
 	}
 }
 
@@ -772,7 +768,8 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 		/* on in every run, whatever mask each read back */
 		if (!strcmp(lines.v[i], "sys.kernel.mm.lru_gen.enabled")) {
 			mglru = 1;
-			mglru_off |= strtoul(val, NULL, 0) == 0;
+			/* y, or a mask of the features on */
+			mglru_off |= strcmp(val, "y") && strtoul(val, NULL, 0) == 0;
 		}
 		for (j = 0; j < order.n && strcmp(order.v[j], lines.v[i]); j++)
 			;
@@ -785,7 +782,7 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 		}
 	}
 	if (!order.n) {
-		fprintf(f, "- %s: no knobs file\n", mode);
+		fprintf(f, "- %s: no knobs recorded\n", mode);
 		goto out;
 	}
 	fprintf(f, "- %s: ", mode);
@@ -824,22 +821,28 @@ out:
 
 void rep_print_params(const struct rep *r, const struct rep_run *run, FILE *f)
 {
-	struct strv sets = { 0 };
-	char *text = run ? rep_guest_file(run, "params", GUEST_MAX_SMALL) : NULL, *line, *p = text;
+	struct strv sets = { 0 }, params = { 0 };
+	/* every parameter, resolved: run.conf's params= (run.sh, before boot) */
+	char *text = run ? conf_value(run->conf, "params") : NULL;
+	size_t i;
 	int n = 0;
 
 	strv_split(&sets, r->conf_sets);
-	while ((line = rep_next_line(&p))) {
-		if (!strncmp(line, "SCN_", 4) || !*line)
+	strv_split(&params, text);
+	for (i = 0; i < params.n; i++) {
+		const char *kv = params.v[i];
+
+		if (!strncmp(kv, "SCN_", 4))
 			continue;
 		fprintf(f, "%s", n++ ? ", " : "");
-		rep_md_text(f, line);
-		fprintf(f, "%s", strv_has(&sets, line) ? " (--set)" : "");
+		rep_md_text(f, kv);
+		fprintf(f, "%s", strv_has(&sets, kv) ? " (--set)" : "");
 	}
 	if (!n)
 		fprintf(f, "none recorded");
 	free(text);
 	strv_free(&sets);
+	strv_free(&params);
 }
 
 char *rep_err_of(const struct rep *r, const struct rep_run *run)
@@ -866,16 +869,5 @@ char *rep_err_of(const struct rep *r, const struct rep_run *run)
 
 double rep_run_metric(const struct rep_run *run, const char *metric)
 {
-	char *text = rep_run_file(run, RL_DERIVED_DIR "/summary.tsv"), *line, *p = text;
-	double v = NAN;
-	size_t ml = strlen(metric);
-
-	while ((line = rep_next_line(&p))) {
-		char *tab = metric_tab(line);
-
-		if (tab && !strncmp(tab + 1, metric, ml) && tab[1 + ml] == '\t')
-			v = strtod(tab + 2 + ml, NULL);
-	}
-	free(text);
-	return v;
+	return record_metric(&run->rec, metric);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "aggregate.h"
+#include "record.h"
 #include "report.h"
 #include "scenario.h"
 
@@ -36,13 +37,15 @@ void strv_remove_prefix(struct strv *s, const char *prefix);
 void strv_split(struct strv *s, const char *text);
 
 struct rep_run {
-	char *name;
-	char *dir;
-	char *scenario, *fs, *mode;	/* from run.conf */
+	/* run.conf, status and the summary joined (record.h); owns the strings below */
+	struct record rec;
+	const char *name;
+	const char *dir;
+	const char *scenario, *fs, *mode;	/* from run.conf */
 	long repeat;
-	char *status;			/* the status file's first line */
-	char *status_text;		/* the whole status file */
-	char *conf;			/* run.conf, as text */
+	char *status;			/* the status file's first line, or ok-but-unsummarized */
+	const char *status_text;	/* the whole status file */
+	const char *conf;		/* run.conf, as text */
 	char *kernel;			/* kernel-release, NULL if none */
 	int summarized;			/* derived/summary.tsv exists */
 	/* the matrix's list of guest files refused (struct rep's refused) */
@@ -79,8 +82,8 @@ struct rep {
 	struct strv stalls;		/* "RUN (N ticks)" */
 	char *conf_text;		/* matrix.conf */
 	const char *conf_repeat, *conf_profile, *conf_mem, *conf_timeout;
-	const char *conf_sets, *conf_clock;
-	char *conf_values[7];		/* owned storage of the above */
+	const char *conf_sets;
+	char *conf_values[6];		/* owned storage of the above */
 	struct strv scenarios, fs, modes;
 	const char *ref_mode;		/* the mode the others are compared with */
 	struct rep_scn *scn;		/* in scenario order */

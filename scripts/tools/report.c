@@ -55,37 +55,6 @@ static void median_range(FILE *f, const struct agg_group *g)
 		fprintf(f, " (%s–%s)", fmt(b, sizeof(b), g->min), fmt(c, sizeof(c), g->max));
 }
 
-char *rep_conf_value(const char *text, const char *key)
-{
-	size_t klen = strlen(key), n;
-	const char *p = text, *val = NULL, *end = NULL;
-	char *out;
-
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		const char *le = nl ? nl : p + strlen(p);
-
-		if ((size_t)(le - p) > klen && !strncmp(p, key, klen) && p[klen] == '=') {
-			val = p + klen + 1;
-			end = le;
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	if (!val)
-		return NULL;
-	n = (size_t)(end - val);
-	if (n >= 2 && val[0] == '\'' && val[n - 1] == '\'') {
-		val++;
-		n -= 2;
-	}
-	out = malloc(n + 1);
-	if (!out)
-		return NULL;
-	memcpy(out, val, n);
-	out[n] = '\0';
-	return out;
-}
-
 void rep_err_line(char *line)
 {
 	char *semi, *slash;
@@ -152,7 +121,7 @@ static void kernels_line(struct rep *r, FILE *f)
 	size_t i, k;
 
 	for (i = 0; i < r->nruns; i++) {
-		char *name = rep_conf_value(r->runs[i].conf ? r->runs[i].conf : "", "kernel_name");
+		char *name = conf_value(r->runs[i].conf ? r->runs[i].conf : "", "kernel_name");
 
 		if (name && *name && !strv_has(&names, name)) {
 			const struct rep_run *run = &r->runs[i];
@@ -161,7 +130,7 @@ static void kernels_line(struct rep *r, FILE *f)
 				name);
 			rep_md_text(f, run->kernel ? run->kernel : "release unknown");
 			for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-				char *v = rep_conf_value(run->conf, keys[k]);
+				char *v = conf_value(run->conf, keys[k]);
 
 				fprintf(f, "%s%s %s", k ? ", " : " (", keys[k],
 					v && *v ? v : "unknown");
@@ -216,7 +185,7 @@ static void header(struct rep *r, FILE *f)
 {
 	struct status_count *counts;
 	const char *base = strrchr(r->matrix, '/');
-	struct strv kernels = { 0 }, started = { 0 }, status = { 0 };
+	struct strv kernels = { 0 }, started = { 0 }, status = { 0 }, clocks = { 0 };
 	size_t i;
 	char *v;
 
@@ -226,7 +195,7 @@ static void header(struct rep *r, FILE *f)
 
 		if (run->kernel)
 			strv_add_unique(&kernels, run->kernel);
-		v = rep_conf_value(run->conf ? run->conf : "", "started");
+		v = conf_value(run->conf ? run->conf : "", "started");
 		if (v)
 			strv_push(&started, v);
 		free(v);
@@ -261,9 +230,21 @@ static void header(struct rep *r, FILE *f)
 		*r->conf_mem ? r->conf_mem : "each scenario's own",
 		*r->conf_timeout ? r->conf_timeout : "each scenario's own",
 		*r->conf_sets ? r->conf_sets : "none");
-	fprintf(f, "- Guest clock: %s (scripts/run.sh --help, --time-travel)\n",
-		*r->conf_clock ? r->conf_clock :
-		"basic (not recorded: a matrix from before the clock option)");
+	/* each run's clock, as run.sh recorded it in its run.conf */
+	for (i = 0; i < r->nruns; i++) {
+		v = conf_value(r->runs[i].conf, "clock");
+		if (v && *v)
+			strv_add_unique(&clocks, v);
+		free(v);
+	}
+	strv_sort(&clocks);
+	fprintf(f, "- Guest clock: ");
+	if (clocks.n)
+		strv_print(f, &clocks, ", ");
+	else
+		fprintf(f, "basic (not recorded: a matrix from before the clock option)");
+	fprintf(f, " (scripts/run.sh --help, --time-travel)\n");
+	strv_free(&clocks);
 	if (r->stalls.n) {
 		fprintf(f, "- Clock stalls: the cpu clock of ");
 		strv_print(f, &r->stalls, ", ");
@@ -365,7 +346,8 @@ static void runs_not_ok(struct rep *r, FILE *f)
 	fprintf(f, "| run | status | details |\n|---|---|---|\n");
 	for (i = 0; i < r->nruns; i++) {
 		struct rep_run *run = &r->runs[i];
-		char *err = NULL, *line;
+		char *err = NULL;
+		const char *line;
 		int any = 0;
 
 		if (!strcmp(run->status, "ok"))
@@ -373,7 +355,7 @@ static void runs_not_ok(struct rep *r, FILE *f)
 		fprintf(f, "| %s | %s | ", run->name, run->status);
 		/* the status file's facts, in its order */
 		for (line = run->status_text; line && *line;) {
-			char *nl = strchr(line, '\n');
+			const char *nl = strchr(line, '\n');
 			size_t len = nl ? (size_t)(nl - line) : strlen(line);
 
 			for (k = 0; line != run->status_text && k < sizeof(keys) / sizeof(keys[0]); k++) {
@@ -877,10 +859,10 @@ static void scenario_section(struct rep *r, struct rep_scn *s, FILE *f,
 	if (s->have_file && s->file.field[SCN_HEADLINE][0])
 		fprintf(f, "**Headline:** %s\n\n", s->file.field[SCN_HEADLINE]);
 	if (first && first->conf) {
-		mem = rep_conf_value(first->conf, "mem");
-		tmo = rep_conf_value(first->conf, "timeout");
-		prof = rep_conf_value(first->conf, "profile");
-		model = rep_conf_value(first->conf, "profile_values");
+		mem = conf_value(first->conf, "mem");
+		tmo = conf_value(first->conf, "timeout");
+		prof = conf_value(first->conf, "profile");
+		model = conf_value(first->conf, "profile_values");
 	}
 	if (model) {
 		/* "name=hdd,rbw=...,qd=32" -> "rbw=... qd=32" */

@@ -2,10 +2,12 @@
 /*
  * report: report.md, report.html and the plots of a comparison matrix.
  *
- * Reads only the saved run folders (MATRIX/runs/NAME/: the host's status,
- * run.conf and derived/ files of summarize-run.sh; the guest's params,
- * knobs, kernel-release, workload-seconds and *.progress in guest/, read
- * through guest-read.h), MATRIX/matrix.conf, MATRIX/NAME.err
+ * Reads only the saved run folders (MATRIX/runs/NAME/: each run's record,
+ * record.h: run.conf, status and derived/summary.tsv, joined here; the
+ * params, knobs and clock are run.conf's, recorded by run.sh before boot;
+ * derived/ files of summarize-run.sh; the guest's kernel-release,
+ * workload-seconds and *.progress in guest/, read through guest-read.h),
+ * MATRIX/matrix.conf, MATRIX/NAME.err
  * and the scenario files (scenario.c).  The statistics and the checks are
  * aggregate.c's; summary rows are read by metric name.  Plots are gnuplot
  * scripts and data written into the plots folder and drawn by gnuplot.
@@ -17,6 +19,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "conf.h"
+
 struct rep_opts {
 	const char *matrix;		/* the matrix folder */
 	const char *scenarios;		/* folder of NAME.scn */
@@ -25,23 +29,8 @@ struct rep_opts {
 	const char *png_term;		/* gnuplot's png terminal, NULL: no plots */
 };
 
-/*
- * Writes MATRIX/report.md, MATRIX/report.html and MATRIX/plots/.  Returns
- * 0, or -1 with a message in err.  notes (may be NULL) gets one line per
- * plot gnuplot could not draw.
- */
-int report_write(const struct rep_opts *o, FILE *notes, char *err,
-		 size_t errlen);
-
 /* Numbers for people: whole above 1000 or when whole, else 3 digits. */
 void rep_fmt(char *buf, size_t size, double v);
-
-/*
- * The value of the last "key=value" line of text (a file's contents), the
- * quotes of folders written before 2026-12 removed; malloc'ed, NULL if the
- * key is not there.
- */
-char *rep_conf_value(const char *text, const char *key);
 
 /* A compare.sh error line without "reclaimlab: " and a trailing "; .../path". */
 void rep_err_line(char *line);

@@ -19,17 +19,18 @@
 
 int main(int argc, char **argv)
 {
-	char err[1024], *derived, *tmp, *final;
+	char err[1024], *conf, *derived, *tmp, *final;
 	size_t n;
 	FILE *f;
 	int rc;
 
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
 		printf("usage: " PROG " RUNDIR\n"
-		       "Writes RUNDIR/derived/summary.tsv (run scenario fs profile mode repeat\n"
-		       "metric value rows) and the trace's waits-hist.tsv, waits-cdf.tsv and\n"
-		       "waits-series.tsv beside it; what the run is comes from RUNDIR/run.conf,\n"
-		       "the rest from what the guest wrote, RUNDIR/guest/.  A guest file that is\n"
+		       "Writes RUNDIR/derived/summary.tsv (RUN metric value rows: what the run\n"
+		       "measured) and the trace's waits-hist.tsv, waits-cdf.tsv and\n"
+		       "waits-series.tsv beside it, from what the guest wrote, RUNDIR/guest/;\n"
+		       "what the run is stays in RUNDIR/run.conf, how it ended in RUNDIR/status\n"
+		       "(rl-report and rl-aggregate join the three).  A guest file that is\n"
 		       "not a regular file or is larger than its limit is not read: the summary\n"
 		       "has a row input.refused NAME instead of its rows.\n");
 		return 0;
@@ -37,15 +38,16 @@ int main(int argc, char **argv)
 	if (argc != 2 || argv[1][0] == '-')
 		cli_die_usage(PROG, "usage: " PROG " RUNDIR (one run folder)");
 	n = strlen(argv[1]) + 32;
+	conf = rep_xmalloc(n);
+	snprintf(conf, n, "%s/run.conf", argv[1]);
+	if (access(conf, R_OK))
+		cli_die_usage(PROG, "'%s' is not a run folder (no run.conf)", argv[1]);
+	free(conf);
 	derived = rep_xmalloc(n);
 	tmp = rep_xmalloc(n);
 	final = rep_xmalloc(n);
 	snprintf(derived, n, "%s/" RL_DERIVED_DIR, argv[1]);
 	snprintf(tmp, n, "%s/summary.tsv.tmp", derived);
-	snprintf(final, n, "%s/summary.tsv", derived);
-	snprintf(final, n, "%s/run.conf", argv[1]);
-	if (access(final, R_OK))
-		cli_die_usage(PROG, "'%s' is not a run folder (no run.conf)", argv[1]);
 	snprintf(final, n, "%s/summary.tsv", derived);
 	if (mkdir(derived, 0755) && errno != EEXIST) {
 		fprintf(stderr, PROG ": cannot create %s: %s\n", derived, strerror(errno));

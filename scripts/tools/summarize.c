@@ -136,33 +136,6 @@ static char *guest_file(struct rows *r, const char *name, size_t max,
 	return t;
 }
 
-static void status_rows(struct rows *r, char *text)
-{
-	char metric[256], *p = text, *l;
-	int first = 1;
-
-	while ((l = rep_next_line(&p))) {
-		char *eq;
-
-		if (first) {
-			/* text, kept by aggregate.c as the run's status */
-			fprintf(r->out, "%s\trun.status\t%s\n", r->prefix, l);
-			first = 0;
-			continue;
-		}
-		eq = strchr(l, '=');
-		if (!eq || eq == l || (size_t)(eq - l) > 200)
-			continue;
-		*eq = '\0';
-		if (!strcmp(l, "run"))
-			continue;
-		/* one count of OOM kills: the status file's */
-		snprintf(metric, sizeof(metric), "%s.%s",
-			 strcmp(l, "oom_kills") ? "run" : "workload", l);
-		row(r, metric, eq + 1);
-	}
-}
-
 /*
  * workload-seconds, "T0 T1" in trace seconds: the window of the series.
  * 0 and the window, or -1 if there is none (absent, or values no run has:
@@ -570,21 +543,6 @@ out:
 	free(text);
 }
 
-static void knob_rows(struct rows *r, char *text)
-{
-	char *p = text, *l;
-
-	while ((l = rep_next_line(&p))) {
-		char *eq = strchr(l, '=');
-
-		if (!eq || eq == l)
-			continue;
-		*eq = '\0';
-		fprintf(r->out, "%s\tknob.%s\t%.*s\n", r->prefix, l,
-			(int)strcspn(eq + 1, "="), eq + 1);
-	}
-}
-
 static int cmp_name(const struct dirent **a, const struct dirent **b)
 {
 	return strcmp((*a)->d_name, (*b)->d_name);
@@ -607,9 +565,10 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 		return SUMMARIZE_NOT_A_RUN;
 	}
 	base = base && base[1] ? base + 1 : dir;
+	/* the run's name alone: what it is stays in its run.conf (record.h) */
 	used = (size_t)snprintf(r.prefix, sizeof(r.prefix), "%s", base);
 	for (k = 0; k < 5; k++) {
-		char *v = rep_conf_value(conf, keys[k]);
+		char *v = conf_value(conf, keys[k]);
 
 		if (!v || !*v || strpbrk(v, "\t\n")) {
 			free(v);
@@ -619,19 +578,11 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 			     dir, keys[k]);
 			return SUMMARIZE_NOT_A_RUN;
 		}
-		used += (size_t)snprintf(r.prefix + used, sizeof(r.prefix) - used, "\t%s", v);
 		free(v);
 	}
 	free(conf);
-	if (used >= sizeof(r.prefix))
-		return fail(err, errlen, "the run's names are too long");
-	t = host_file(dir, "status");
-	if (!t) {
-		fail(err, errlen, "'%s' is not a run folder (no status file)", dir);
-		return SUMMARIZE_NOT_A_RUN;
-	}
-	status_rows(&r, t);
-	free(t);
+	if (used >= sizeof(r.prefix) || strpbrk(r.prefix, "\t\n"))
+		return fail(err, errlen, "the run's name is too long or has a tab");
 	/* what the guest wrote: RUN/guest, every file read as guest-read.h says */
 	if (trace_rows(&r, derived, err, errlen) < 0)
 		return -1;
@@ -677,9 +628,5 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	for (k = 0; k < fio_seen.n; k++)
 		free(fio_seen.names[k]);
 	free(fio_seen.names);
-	if ((t = guest_file(&r, "knobs", GUEST_MAX_SMALL, NULL))) {
-		knob_rows(&r, t);
-		free(t);
-	}
 	return ferror(out) ? fail(err, errlen, "cannot write the summary rows") : 0;
 }

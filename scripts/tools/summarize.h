@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * summarize: a run folder's raw files into summary rows, one per metric,
- *   run scenario fs profile mode repeat metric value
- * with what the run is taken from its run.conf (the host's, as is status)
- * and the rest from what the guest wrote, RUN/guest/ (guest-read.h: a
- * file that is not a regular file or is over its cap gives no rows).
+ * summarize: what a run measured, from the raw files the guest wrote
+ * (RUN/guest/, guest-read.h: a file that is not a regular file or is over
+ * its cap gives no rows), into summary rows, one per metric,
+ *   RUN<TAB>METRIC<TAB>VALUE
+ * RUN is the run folder's name; what the run is stays in its run.conf and
+ * how it ended in its status, which record.h joins to the rows (run.conf
+ * is read only to refuse a folder that did not run a scenario).
  * The rows:
- *   run.*              the status file's facts (run.status: its first line)
- *   workload.oom_kills the status file's count of OOM kills
  *   waits.*            the trace (tracestat.c, one pass), waits.task.COMM.*
- *                      per task name
+ *                      per task name; run.trace_overrun, the ring
+ *                      buffer's lost events
  *   counter.*          /sys/kernel/debug/vm after the workload
  *   vmstat.*           /proc/vmstat deltas over the workload (non-zero)
  *   iostat.DEV.*       sysstat's iostat -x per device (iostat.json, sysstat.c):
@@ -20,7 +21,6 @@
  *   blk.DEV.DIR.*      DEV.blktrace.bin (run.sh --blktrace), per direction:
  *                      completions, d2c_/q2c_matched, d2c_ms_/q2c_ms_ p50,
  *                      p90, p99, max (blklat.c)
- *   knob.*             the knobs in effect (1/0, or the text absent)
  *   input.refused      text: NAME, a guest file refused (not a regular
  *                      file, over its cap, values no run has); its rows
  *                      are missing

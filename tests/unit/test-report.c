@@ -24,24 +24,6 @@ TEST(test_fmt_numbers_for_people)
 	CHECK_STR(b, "7");
 }
 
-TEST(test_conf_value_is_data)
-{
-	const char *text = "mem=1G\nsets='A=1 B=2'\nmem=2G\nmemory=9\nx=$(touch /tmp/x)\n";
-	char *v;
-
-	v = rep_conf_value(text, "mem");
-	CHECK_STR(v, "2G");	/* the last one wins */
-	free(v);
-	v = rep_conf_value(text, "sets");
-	CHECK_STR(v, "A=1 B=2");	/* old folders quoted */
-	free(v);
-	v = rep_conf_value(text, "x");
-	CHECK_STR(v, "$(touch /tmp/x)");	/* text, never run */
-	free(v);
-	CHECK(rep_conf_value(text, "me") == NULL);
-	CHECK(rep_conf_value("", "mem") == NULL);
-}
-
 TEST(test_err_line)
 {
 	char a[] = "reclaimlab: guest hung: killed after 120s; console log: /x/runs/r/console.log";
