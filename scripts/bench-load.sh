@@ -18,7 +18,6 @@ usage() {
 	echo "usage: scripts/bench-load.sh [--hogs N] [--keep DIR] compare.sh options..."
 }
 hogs_wanted=$(nproc)
-need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
 keep=
 while [ $# -gt 0 ]; do
 	case "$1" in

@@ -80,7 +80,6 @@ job_list=""
 jobs_given=0
 
 matrix_opts=""
-need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--scenario) need_arg "$@"; matrix_opts="$matrix_opts --scenario"; scenarios=$2; shift 2 ;;

@@ -133,7 +133,6 @@ kernel=$RL_KERNEL
 timeout_given=0
 opts=()
 guest=()
-need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--batch) need_arg "$@"; batch=$2; shift 2 ;;

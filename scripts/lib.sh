@@ -29,6 +29,9 @@ die() {
 	exit 1
 }
 
+# need_arg "$@": the option in $1 has a value after it
+need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
+
 note() {
 	printf 'reclaimlab: %s\n' "$*" >&2
 }

@@ -89,7 +89,6 @@ repeat_number=1
 given=""
 native=0
 
-need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
 
 while [ $# -gt 0 ]; do
 	case "$1" in
