@@ -136,3 +136,27 @@ t_native_refusals() {
 	[ ! -e "$run" ] || fail "a refused run left a run folder"
 	cat "$out"
 }
+
+# The host's log is shared: an OOM kill of another cgroup in the run's
+# window is not the run's (rl-collect counts "Killed process" lines).
+t_native_oom_kills_outside_the_run_not_counted() {
+	local run=$TEST_TMP/native-oom-window mark='reclaimlab-native: run R starts'
+	mkdir -p "$run"
+	{
+		echo "[1] Killed process 4 (before the window)"
+		echo "[2] $mark"
+		echo "[3] oom-kill:constraint=CONSTRAINT_MEMCG,oom_memcg=/other,task_memcg=/other,task=dd,pid=5,uid=0"
+		echo "[3] Memory cgroup out of memory: Killed process 5 (dd) total-vm:1kB"
+		echo "[4] oom-kill:constraint=CONSTRAINT_MEMCG,oom_memcg=/reclaimlab-native-R/w,task_memcg=/reclaimlab-native-R/w,task=dd,pid=6,uid=0"
+		echo "[4] Memory cgroup out of memory: Killed process 6 (dd) total-vm:1kB"
+		echo "[5] oom-kill:constraint=CONSTRAINT_MEMCG,oom_memcg=/reclaimlab-native-R2,task_memcg=/reclaimlab-native-R2/a,task=x,pid=7,uid=0"
+		echo "[5] Memory cgroup out of memory: Killed process 7 (x) total-vm:1kB"
+	} | native_run_messages "$mark" /reclaimlab-native-R >"$run/console.log"
+	cat "$run/console.log"
+	[ "$(grep -c 'Killed process ' "$run/console.log")" = 1 ] ||
+		fail "expected the run's one kill (pid 6) counted, got: $(grep 'Killed' "$run/console.log")"
+	grep -q 'Killed process 6 ' "$run/console.log" || fail "the run's own kill (pid 6) is not counted"
+	printf 'run=native-oom-window\nclock=host\n' >"$run/run.conf"
+	"$RL_HOST_TOOLS/rl-collect" "$run" 1 ended >/dev/null || true
+	grep -qx 'oom_kills=1' "$run/status" || fail "rl-collect counted: $(grep oom_kills "$run/status")"
+}

@@ -32,6 +32,22 @@ RL_NATIVE_UNMEASURED=77
 # the rl-* tools (static) as `make rootfs` builds them for the guest
 RL_NATIVE_TOOLS=$RL_BUILD/rootfs/bin
 
+# native_run_messages MARK CGROUP: the host kernel's messages (stdin)
+# after the last MARK line, where the OOM killer's "Killed process" line
+# of a task outside CGROUP (another workload of the host) is renamed, so
+# that rl-collect, which counts those lines, counts the run's kills only.
+# The kernel names the task's memcg first, in its "oom-kill:" line.
+native_run_messages() {
+	awk -v m="$1" -v cg="$2" '
+	index($0, m) { n = 0; ours = 0; next }
+	/oom-kill:/ {
+		ours = index($0, "task_memcg=" cg "/") || index($0, "task_memcg=" cg ",")
+	}
+	/Killed process / && !ours { sub(/Killed process /, "Killed (outside the run) process ") }
+	{ line[++n] = $0 }
+	END { for (i = 1; i <= n; i++) print line[i] }'
+}
+
 # native_name RUN_ID: the name of the run's cgroup and trace instance
 native_name() {
 	echo "reclaimlab-native-$1"
@@ -428,7 +444,7 @@ native_boot() {
 	} 2>/dev/null
 	{
 		echo "reclaimlab-native: the kernel's messages of the run ($(uname -r), dmesg):"
-		dmesg | awk -v m="$mark starts" 'index($0, m) { n = 0; next } { line[++n] = $0 } END { for (i = 1; i <= n; i++) print line[i] }'
+		dmesg | native_run_messages "$mark starts" "/$name"
 	} >>"$out/console.log"
 	native_undo "$native_state"
 }
