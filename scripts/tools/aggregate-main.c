@@ -2,7 +2,8 @@
 /*
  * rl-aggregate: statistics over the runs of a comparison matrix (each run
  * folder's record, record.h, or files of joined rows), by hand and for
- * scripts/bench-seeds.sh; rl-report links the same aggregate.c.
+ * scripts/bench-seeds.sh; rl-report links the same
+ * aggregate-*.c modules.
  *
  * Exit status: 0 ok, 1 out of memory or output write error, 2 bad usage,
  * unreadable input or a bad check.

@@ -160,7 +160,7 @@ int record_rows(const struct record *rec, const char *status,
 			break;
 		}
 		if (split_row(line, &m, &v)) {
-			/* malformed: aggregate.c counts it */
+			/* malformed: aggregate-rows.c counts it */
 			snprintf(row, sizeof(row), "%s", line);
 			rc = fn(arg, row, "", "", lineno);
 			continue;

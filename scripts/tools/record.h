@@ -15,7 +15,7 @@
  *   derived/summary.tsv  what it measured (rl-summarize): rows
  *                        "RUN<TAB>METRIC<TAB>VALUE"
  *
- * The statistics (aggregate.c) take rows with the run's identity in front,
+ * The statistics (aggregate-rows.c) take rows with the run's identity in front,
  * "run scenario fs profile mode repeat metric value": record_rows() makes
  * them from the three files, so the identity is stored once (run.conf) and
  * joined here, by rl-report and rl-aggregate alike.

@@ -9,7 +9,7 @@
  * workload-seconds and *.progress in guest/, read through guest-read.h),
  * MATRIX/matrix.conf, MATRIX/NAME.err
  * and the scenario files (scenario.c).  The statistics and the checks are
- * aggregate.c's; summary rows are read by metric name.  Plots are gnuplot
+ * aggregate-stats.c's and aggregate-checks.c's; summary rows are read by metric name.  Plots are gnuplot
  * scripts and data written into the plots folder and drawn by gnuplot.
  * The same runs give the same report.
  */

@@ -91,7 +91,7 @@ static char *host_file(const char *dir, const char *name)
 /*
  * Marks the run: input.refused NAME, a guest file that gave no rows (not
  * a regular file, over its cap, bad values), or input.cut NAME, one whose
- * values were bounded.  A text row: aggregate.c keeps it out of the
+ * values were bounded.  A text row: aggregate-rows.c keeps it out of the
  * statistics, the report lists it.
  */
 static void mark_input(struct rows *r, const char *what, const char *name,
