@@ -33,8 +33,8 @@ static void usage_fail(const char *what)
 
 int main(int argc, char **argv)
 {
-	struct rep_opts o = { .fs_order = "", .mode_order = "", .png_term = "pngcairo" };
-	static struct rep r;
+	struct report_opts o = { .fs_order = "", .mode_order = "", .png_term = "pngcairo" };
+	static struct report_model r;
 	const char *out = NULL, *base;
 	char err[1024], *md = NULL, *path;
 	size_t mdlen = 0, n;
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 	if (!o.matrix || !o.scenarios || !out)
 		usage_fail("--matrix, --scenarios and --out are needed");
 	n = strlen(out) + 32;
-	path = rep_xmalloc(n);
+	path = xmalloc(n);
 	snprintf(path, n, "%s/plots", out);
 	if (mkdir(out, 0755) && errno != EEXIST) {
 		fprintf(stderr, PROG ": cannot create '%s': %s\n", out, strerror(errno));
@@ -84,9 +84,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": cannot create '%s': %s\n", path, strerror(errno));
 		return 1;
 	}
-	if (rep_load(&r, &o, out, err, sizeof(err)) < 0) {
+	if (model_load(&r, &o, out, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
-		rep_free(&r);
+		model_free(&r);
 		free(path);
 		return 2;
 	}
@@ -115,9 +115,9 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	if (!rc)
-		printf("%zu of %zu runs ok\n", rep_count_status(&r, "ok"), r.nruns);
+		printf("%zu of %zu runs ok\n", model_count_status(&r, "ok"), r.nruns);
 	free(md);
 	free(path);
-	rep_free(&r);
+	model_free(&r);
 	return rc;
 }
