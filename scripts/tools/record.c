@@ -73,7 +73,12 @@ void record_free(struct record *rec)
 	memset(rec, 0, sizeof(*rec));
 }
 
-int record_fact_metric(const char *key, char *buf, size_t size)
+/*
+ * The metric of a status fact KEY: run.KEY, but workload.oom_kills for
+ * oom_kills (aggregate.h AGG_OOM_METRIC); into buf.  0, or -1 for a key
+ * that is not a fact of the rows (the run name, or too long).
+ */
+static int record_fact_metric(const char *key, char *buf, size_t size)
 {
 	int n;
 

@@ -43,13 +43,6 @@ int record_load(struct record *rec, const char *dir, const char *name);
 void record_free(struct record *rec);
 
 /*
- * The metric of a status fact KEY: run.KEY, but workload.oom_kills for
- * oom_kills (aggregate.h AGG_OOM_METRIC); into buf.  0, or -1 for a key
- * that is not a fact of the rows (the run name, or too long).
- */
-int record_fact_metric(const char *key, char *buf, size_t size);
-
-/*
  * Each joined row, with the metric and value it carries and its line in
  * the summary (0 for a row of the status file); non-zero stops.
  */
