@@ -4,7 +4,7 @@
 # nothing; can be run again at any time, and the same runs give the same
 # report.  The report is rl-report's (scripts/tools/report.c): runs not ok
 # are listed and left out of every table and plot; statistics and the
-# scenarios' "# Check:" verdicts come from aggregate.c; gnuplot draws.
+# scenarios' "# Check:" verdicts come from aggregate-*.c; gnuplot draws.
 #
 #   scripts/report.sh MATRIX
 set -eu

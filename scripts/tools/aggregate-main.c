@@ -2,7 +2,8 @@
 /*
  * rl-aggregate: statistics over the runs of a comparison matrix (each run
  * folder's record, record.h, or files of joined rows), by hand and for
- * scripts/bench-seeds.sh; rl-report links the same aggregate.c.
+ * scripts/bench-seeds.sh; rl-report links the same
+ * aggregate-*.c modules.
  *
  * Exit status: 0 ok, 1 out of memory or output write error, 2 bad usage,
  * unreadable input or a bad check.
@@ -84,12 +85,30 @@ static void die_nomem(void)
 	exit(1);
 }
 
-static const char *need_value(int argc, char **argv, int i, const char *what)
+enum { OPT_SCENARIO = 256, OPT_SCN, OPT_CHECK, OPT_BY, OPT_HELP };
+
+static const struct option long_options[] = {
+	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	{ "scn", required_argument, NULL, OPT_SCN },
+	{ "check", required_argument, NULL, OPT_CHECK },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* What the value of an option is called, for the message when it lacks one. */
+static const char *value_name(int opt)
 {
-	if (i + 1 >= argc)
-		die_usage("option '%s' needs a value (valid: %s %s)", argv[i],
-			  argv[i], what);
-	return argv[i + 1];
+	switch (opt) {
+	case OPT_SCENARIO:
+		return "NAME";
+	case OPT_SCN:
+		return "FILE";
+	case OPT_CHECK:
+		return "TEXT";
+	default:
+		return "DIM A B";
+	}
 }
 
 static void add_arg(const char **v, size_t *n, const char *arg,
@@ -102,8 +121,9 @@ static void add_arg(const char **v, size_t *n, const char *arg,
 
 static void parse_args(int argc, char **argv, struct opts *o)
 {
-	int i, opts_done = 0;
 	const char *cmd;
+	char bad[8], **av;
+	int ac, c;
 
 	if (argc < 2)
 		die_usage("missing command (valid: %s; see --help)", COMMANDS_VALID);
@@ -125,42 +145,55 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		die_usage("unknown command '%s' (valid: %s)", cmd, COMMANDS_VALID);
 	}
 	o->by = -1;
-	for (i = 2; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (opts_done || arg[0] != '-' || !arg[1]) {
-			add_arg(o->files, &o->nfiles, arg, "files");
-		} else if (!strcmp(arg, "--")) {
-			opts_done = 1;
-		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+	/*
+	 * The arguments after the command, in order ('-': files between the
+	 * options keep their place, which decides which of a metric given
+	 * twice wins); "--" ends the options.
+	 */
+	ac = argc - 1;
+	av = argv + 1;
+	while ((c = getopt_long(ac, av, "-:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			add_arg(o->files, &o->nfiles, optarg, "files");
+			break;
+		case 'h':
+		case OPT_HELP:
 			fputs(usage_text, stdout);
 			exit(0);
-		} else if (!strcmp(arg, "--scenario")) {
-			o->scenario = need_value(argc, argv, i++, "NAME");
+		case OPT_SCENARIO:
+			o->scenario = optarg;
 			if (!*o->scenario || strlen(o->scenario) > AGG_WORD_MAX)
 				die_usage("bad --scenario '%s' (valid: a scenario name of 1 to %d characters)",
 					  o->scenario, AGG_WORD_MAX);
-		} else if (!strcmp(arg, "--scn")) {
-			add_arg(o->scn, &o->nscn,
-				need_value(argc, argv, i++, "FILE"), "--scn files");
-		} else if (!strcmp(arg, "--check")) {
-			add_arg(o->check, &o->ncheck,
-				need_value(argc, argv, i++, "TEXT"), "--check texts");
-		} else if (!strcmp(arg, "--by")) {
-			const char *dim = need_value(argc, argv, i, "DIM A B");
-
-			o->by = agg_dim_from_name(dim);
+			break;
+		case OPT_SCN:
+			add_arg(o->scn, &o->nscn, optarg, "--scn files");
+			break;
+		case OPT_CHECK:
+			add_arg(o->check, &o->ncheck, optarg, "--check texts");
+			break;
+		case OPT_BY:
+			o->by = agg_dim_from_name(optarg);
 			if (o->by < 0 || o->by == AGG_SCENARIO)
-				die_usage("bad --by '%s' (valid: fs mode profile)", dim);
-			if (i + 3 >= argc)
+				die_usage("bad --by '%s' (valid: fs mode profile)", optarg);
+			/* the two values follow the dimension, whatever they look like */
+			if (optind + 1 >= ac)
 				die_usage("option '--by' needs a dimension and two values (valid: --by mode patched vanilla)");
-			o->a = argv[i + 2];
-			o->b = argv[i + 3];
-			i += 3;
-		} else {
-			die_usage("unknown option '%s' (valid: %s)", arg, OPTIONS_VALID);
+			o->a = av[optind];
+			o->b = av[optind + 1];
+			optind += 2;
+			break;
+		case ':':
+			die_usage("option '%s' needs a value (valid: %s %s)", av[optind - 1],
+				  av[optind - 1], value_name(optopt));
+		default:
+			die_usage("unknown option '%s' (valid: %s)",
+				  cli_refused_option(av, bad, sizeof(bad)), OPTIONS_VALID);
 		}
 	}
+	for (; optind < ac; optind++)
+		add_arg(o->files, &o->nfiles, av[optind], "files");
 	if (o->cmd == CMD_COMPARE && o->by < 0)
 		die_usage("compare needs --by DIM A B (valid: --by mode patched vanilla)");
 	if (o->cmd != CMD_COMPARE && o->by >= 0)

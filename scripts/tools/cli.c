@@ -23,6 +23,15 @@ void cli_die_usage(const char *prog, const char *fmt, ...)
 	exit(2);
 }
 
+const char *cli_refused_option(char *const argv[], char *buf, size_t size)
+{
+	if (optopt > 0 && optopt < 256) {
+		snprintf(buf, size, "-%c", optopt);
+		return buf;
+	}
+	return argv[optind - 1];
+}
+
 int cli_fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;

@@ -7,11 +7,20 @@
 #ifndef RECLAIMLAB_CLI_H
 #define RECLAIMLAB_CLI_H
 
+#include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 
 void cli_die_usage(const char *prog, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+
+/*
+ * The argument getopt_long() (opterr 0) just refused by returning '?' or
+ * ':', as it was typed: "-c" for a short option, else the word itself
+ * ("--bogus", "--tsv=1", "--max" without its value).  The tools give
+ * their long options values past 255, so optopt tells the two apart.
+ */
+const char *cli_refused_option(char *const argv[], char *buf, size_t size);
 
 /*
  * How the host tools' libraries fail: the message into err (if err is not

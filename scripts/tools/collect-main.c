@@ -48,7 +48,7 @@ static const char usage_text[] =
 static char *path_of(const char *dir, const char *name)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = rep_xmalloc(n);
+	char *p = xmalloc(n);
 
 	snprintf(p, n, "%s/%s", dir, name);
 	return p;
@@ -148,7 +148,7 @@ int main(int argc, char **argv)
 	if (!summarize_is_number(argv[2]))
 		die_usage("bad WALL_SECONDS '%s' (valid: a number of seconds)", argv[2]);
 	p = path_of(dir, "run.conf");
-	conf = rep_read_file(p, NULL);
+	conf = read_whole_file(p, NULL);
 	free(p);
 	if (!conf)
 		die_usage("'%s' is not a run folder (no run.conf)", dir);

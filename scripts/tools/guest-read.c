@@ -10,7 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *guest_file_kind(unsigned int st_mode)
+/* What a file of st_mode is, for a refusal: "a fifo", "a directory", ... */
+static const char *guest_file_kind(unsigned int st_mode)
 {
 	if (S_ISREG(st_mode))
 		return "a regular file";
@@ -38,8 +39,12 @@ static int refuse(int e, char *err, size_t errlen, const char *path,
 	return -1;
 }
 
-int guest_open(const char *path, size_t max, size_t *size, char *err,
-	       size_t errlen)
+/*
+ * Opens path read-only for a guest file of at most max bytes; the fd,
+ * or -1 (see guest-read.h).  *size gets its size if size is not NULL.
+ */
+static int guest_open(const char *path, size_t max, size_t *size, char *err,
+		      size_t errlen)
 {
 	struct stat lst, st;
 	int fd, e;

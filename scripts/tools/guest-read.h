@@ -49,13 +49,6 @@
 #define GUEST_MAX_DEFAULT	GUEST_MAX_SMALL
 
 /*
- * Opens path read-only for a guest file of at most max bytes; the fd,
- * or -1 (see above).  *size gets its size if size is not NULL.
- */
-int guest_open(const char *path, size_t max, size_t *size, char *err,
-	       size_t errlen);
-
-/*
  * The whole file, NUL-terminated (it may hold NULs: *len says how long it
  * is, if len is not NULL); malloc'ed.  Reads at most max bytes.
  */
@@ -67,8 +60,5 @@ char *guest_read_file(const char *path, size_t max, size_t *len, char *err,
  * bytes even if the file grew since it was opened.  fclose() it.
  */
 FILE *guest_fopen(const char *path, size_t max, char *err, size_t errlen);
-
-/* What a file of st_mode is, for a refusal: "a fifo", "a directory", ... */
-const char *guest_file_kind(unsigned int st_mode);
 
 #endif

@@ -118,10 +118,10 @@ static void inline_svgs(FILE *f, struct strv *svgs, const char *plots_dir)
 
 	for (i = 0; i < svgs->n; i++) {
 		size_t n = strlen(plots_dir) + strlen(svgs->v[i]) + 2;
-		char *path = rep_xmalloc(n), *svg, *start;
+		char *path = xmalloc(n), *svg, *start;
 
 		snprintf(path, n, "%s/%s", plots_dir, svgs->v[i]);
-		svg = rep_read_file(path, NULL);
+		svg = read_whole_file(path, NULL);
 		free(path);
 		/* the <svg> element itself, without gnuplot's XML prologue */
 		start = svg ? strstr(svg, "<svg") : NULL;

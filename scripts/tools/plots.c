@@ -5,7 +5,7 @@
  * second.  Each plot is a gnuplot script NAME.gp and its data files in the
  * plots folder, drawn by gnuplot into NAME.svg and NAME.png; a reader can
  * change a script and draw it again.  Every string in a script (titles,
- * file names) is a gnuplot string literal made by rep_gp_quote(): a run's
+ * file names) is a gnuplot string literal made by gnuplot_quote(): a run's
  * names and values are data, never gnuplot commands.
  */
 #include "report-model.h"
@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-char *rep_gp_quote(char *buf, size_t size, const char *s)
+char *gnuplot_quote(char *buf, size_t size, const char *s)
 {
 	size_t n = 0, k;
 
@@ -34,7 +34,7 @@ char *rep_gp_quote(char *buf, size_t size, const char *s)
 	}
 	buf[n++] = '\'';
 	/* room kept for the closing quote and the NUL */
-	for (k = 0; s[k] && k < REP_GP_STRING_MAX && n + 3 <= size; k++) {
+	for (k = 0; s[k] && k < GNUPLOT_STRING_MAX && n + 3 <= size; k++) {
 		unsigned char c = (unsigned char)s[k];
 
 		if (c == '\'') {
@@ -58,13 +58,13 @@ static void gp_str(FILE *f, const char *fmt, ...)
 
 static void gp_str(FILE *f, const char *fmt, ...)
 {
-	char text[REP_GP_STRING_MAX + 1], quoted[REP_GP_QUOTED_SIZE];
+	char text[GNUPLOT_STRING_MAX + 1], quoted[GNUPLOT_QUOTED_SIZE];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	fputs(rep_gp_quote(quoted, sizeof(quoted), text), f);
+	fputs(gnuplot_quote(quoted, sizeof(quoted), text), f);
 }
 
 /* Whether a name can be part of a file name in plots/: no '/' */
@@ -73,13 +73,13 @@ static int file_name_ok(const char *name)
 	return *name && !strchr(name, '/');
 }
 
-static FILE *open_in(const struct rep *r, const char *name, char **path)
+static FILE *open_in(const struct report_model *r, const char *name, char **path)
 {
 	size_t n = strlen(r->out_dir) + strlen(name) + 16;
 	char err[1024];
 	FILE *f;
 
-	*path = rep_xmalloc(n);
+	*path = xmalloc(n);
 	snprintf(*path, n, "%s/plots/%s", r->out_dir, name);
 	/* a new file: a link planted in plots/ is not written through */
 	f = cli_create(*path, err, sizeof(err));
@@ -99,7 +99,7 @@ static void num(FILE *f, double v)
 		fprintf(f, "%.6g", v);
 }
 
-static size_t fs_color(const struct rep *r, const char *fs)
+static size_t fs_color(const struct report_model *r, const char *fs)
 {
 	size_t i;
 
@@ -109,7 +109,7 @@ static size_t fs_color(const struct rep *r, const char *fs)
 	return 8;
 }
 
-static int ok_run(const struct rep_run *run, const char *scn, const char *fs,
+static int ok_run(const struct model_run *run, const char *scn, const char *fs,
 		  const char *mode)
 {
 	return !strcmp(run->scenario, scn) && !strcmp(run->fs, fs) &&
@@ -124,11 +124,11 @@ static int file_nonempty(const char *path)
 }
 
 /* Runs gnuplot in the plots folder on a terminal, an output and NAME.gp. */
-static int gnuplot(const struct rep *r, const char *name, const char *terminal,
+static int gnuplot(const struct report_model *r, const char *name, const char *terminal,
 		   const char *ext, FILE *notes)
 {
 	size_t n = strlen(r->out_dir) + 8;
-	char *dir = rep_xmalloc(n);
+	char *dir = xmalloc(n);
 	FILE *p;
 	int rc, cwd = open(".", O_RDONLY | O_DIRECTORY);
 
@@ -160,15 +160,15 @@ static int gnuplot(const struct rep *r, const char *name, const char *terminal,
 }
 
 /* NAME.svg and NAME.png from NAME.gp; 0 if both were drawn */
-static int render(const struct rep *r, const char *name, int w, int h, FILE *notes)
+static int render(const struct report_model *r, const char *name, int w, int h, FILE *notes)
 {
 	char term[256], *svg, *png;
 	int ok;
 
 	if (!r->o->png_term)
 		return -1;
-	svg = rep_xmalloc(strlen(r->out_dir) + strlen(name) + 16);
-	png = rep_xmalloc(strlen(r->out_dir) + strlen(name) + 16);
+	svg = xmalloc(strlen(r->out_dir) + strlen(name) + 16);
+	png = xmalloc(strlen(r->out_dir) + strlen(name) + 16);
 	sprintf(svg, "%s/plots/%s.svg", r->out_dir, name);
 	sprintf(png, "%s/plots/%s.png", r->out_dir, name);
 	/* gnuplot's set output follows a link: what was there goes first */
@@ -192,7 +192,7 @@ static int render(const struct rep *r, const char *name, int w, int h, FILE *not
 
 #define MAX_BUCKETS 64
 
-static int plot_hist(struct rep *r, struct rep_scn *s, const char *m, FILE *notes)
+static int plot_hist(struct report_model *r, struct model_scenario *s, const char *m, FILE *notes)
 {
 	char name[256], file[300], *path, lab[MAX_BUCKETS][64];
 	double frac[16][MAX_BUCKETS];
@@ -209,7 +209,7 @@ static int plot_hist(struct rep *r, struct rep_scn *s, const char *m, FILE *note
 
 			if (!ok_run(&r->runs[j], s->name, r->fs.v[i], m))
 				continue;
-			text = rep_run_file(&r->runs[j], RL_DERIVED_DIR "/waits-hist.tsv");
+			text = model_run_file(&r->runs[j], RL_DERIVED_DIR "/waits-hist.tsv");
 			if (!text || !*text) {
 				free(text);
 				continue;
@@ -217,8 +217,8 @@ static int plot_hist(struct rep *r, struct rep_scn *s, const char *m, FILE *note
 			files++;
 			k = 0;
 			next = text;
-			rep_next_line(&next);	/* the header */
-			while ((line = rep_next_line(&next))) {
+			next_line(&next);	/* the header */
+			while ((line = next_line(&next))) {
 				char lo[32], hi[32];
 				double cnt;
 
@@ -293,7 +293,7 @@ static int cmp_sample(const void *a, const void *b)
 	return (x->usec > y->usec) - (x->usec < y->usec);
 }
 
-static int plot_cdf(struct rep *r, struct rep_scn *s, const char *m, FILE *notes)
+static int plot_cdf(struct report_model *r, struct model_scenario *s, const char *m, FILE *notes)
 {
 	char name[256], file[400], *path, *plots = NULL;
 	size_t i, j, nplots = 0, plen = 0;
@@ -312,15 +312,15 @@ static int plot_cdf(struct rep *r, struct rep_scn *s, const char *m, FILE *notes
 
 			if (!ok_run(&r->runs[j], s->name, r->fs.v[i], m))
 				continue;
-			n = rep_run_metric(&r->runs[j], "waits.events");
-			text = rep_run_file(&r->runs[j], RL_DERIVED_DIR "/waits-cdf.tsv");
+			n = model_run_metric(&r->runs[j], "waits.events");
+			text = model_run_file(&r->runs[j], RL_DERIVED_DIR "/waits-cdf.tsv");
 			if (isnan(n) || !text || !*text) {
 				free(text);
 				continue;
 			}
 			next = text;
-			rep_next_line(&next);	/* the header */
-			while ((line = rep_next_line(&next))) {
+			next_line(&next);	/* the header */
+			while ((line = next_line(&next))) {
 				if (sscanf(line, "%ld %lf", &usec, &frac) != 2)
 					continue;
 				{
@@ -389,7 +389,7 @@ static int plot_cdf(struct rep *r, struct rep_scn *s, const char *m, FILE *notes
 /* --- throughput ----------------------------------------------------------- */
 
 /* the writers of the ok runs: NAME of every NAME.progress, sorted */
-static void writers(const struct rep *r, const struct rep_scn *s, const char *fs,
+static void writers(const struct report_model *r, const struct model_scenario *s, const char *fs,
 		    const char *m, struct strv *out)
 {
 	size_t j;
@@ -401,7 +401,7 @@ static void writers(const struct rep *r, const struct rep_scn *s, const char *fs
 
 		if (!ok_run(&r->runs[j], s->name, fs, m))
 			continue;
-		dir = rep_xmalloc(strlen(r->runs[j].dir) + sizeof(RL_GUEST_DIR) + 1);
+		dir = xmalloc(strlen(r->runs[j].dir) + sizeof(RL_GUEST_DIR) + 1);
 		sprintf(dir, "%s/" RL_GUEST_DIR, r->runs[j].dir);
 		n = scandir(dir, &list, NULL, alphasort);
 		free(dir);
@@ -410,7 +410,7 @@ static void writers(const struct rep *r, const struct rep_scn *s, const char *fs
 
 			if (len > 9 && !strcmp(list[k]->d_name + len - 9, ".progress")) {
 				list[k]->d_name[len - 9] = '\0';
-				if (rep_safe_name(list[k]->d_name))
+				if (is_gnuplot_safe_name(list[k]->d_name))
 					strv_add_unique(out, list[k]->d_name);
 			}
 			free(list[k]);
@@ -421,7 +421,7 @@ static void writers(const struct rep *r, const struct rep_scn *s, const char *fs
 	strv_sort(out);
 }
 
-static int plot_throughput(struct rep *r, struct rep_scn *s, const char *m, FILE *notes)
+static int plot_throughput(struct report_model *r, struct model_scenario *s, const char *m, FILE *notes)
 {
 	char name[256], file[600], *path, *panels = NULL;
 	size_t i, j, w, nfs = 0, plen = 0, rows, cols;
@@ -437,7 +437,7 @@ static int plot_throughput(struct rep *r, struct rep_scn *s, const char *m, FILE
 		writers(r, s, r->fs.v[i], m, &ws);
 		for (w = 0; w < ws.n; w++) {
 			for (j = 0; j < r->nruns; j++) {
-				const struct rep_run *run = &r->runs[j];
+				const struct model_run *run = &r->runs[j];
 				char *text, *line, *next, pname[300];
 				double t = 0, b = 0, ts, bytes;
 				int any = 0;
@@ -446,7 +446,7 @@ static int plot_throughput(struct rep *r, struct rep_scn *s, const char *m, FILE
 				if (!ok_run(run, s->name, r->fs.v[i], m))
 					continue;
 				snprintf(pname, sizeof(pname), "%s.progress", ws.v[w]);
-				text = rep_guest_file(run, pname, GUEST_MAX_TOOL_OUT);
+				text = model_guest_file(run, pname, GUEST_MAX_TOOL_OUT);
 				if (!text || !*text) {
 					free(text);
 					continue;
@@ -455,7 +455,7 @@ static int plot_throughput(struct rep *r, struct rep_scn *s, const char *m, FILE
 				snprintf(file, sizeof(file), "%s.%s.%s.dat", name, run->name, ws.v[w]);
 				d = open_in(r, file, &path);
 				next = text;
-				while ((line = rep_next_line(&next))) {
+				while ((line = next_line(&next))) {
 					if (sscanf(line, "%lf %lf", &ts, &bytes) != 2 || !(ts > t))
 						continue;
 					fprintf(d, "%.3f\t%.3f\n", t, (bytes - b) / (ts - t) / 1e6);
@@ -509,7 +509,7 @@ static int plot_throughput(struct rep *r, struct rep_scn *s, const char *m, FILE
 
 /* --- waits per second ----------------------------------------------------- */
 
-static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *notes)
+static int plot_waits(struct report_model *r, struct model_scenario *s, const char *m, FILE *notes)
 {
 	char name[256], file[400], *path, *p1 = NULL, *p2 = NULL;
 	size_t i, j, n1 = 0, l1 = 0, l2 = 0;
@@ -524,7 +524,7 @@ static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *not
 
 			if (!ok_run(&r->runs[j], s->name, r->fs.v[i], m))
 				continue;
-			text = rep_guest_file(&r->runs[j], "workload-seconds", GUEST_MAX_SMALL);
+			text = model_guest_file(&r->runs[j], "workload-seconds", GUEST_MAX_SMALL);
 			if (text && sscanf(text, "%lf %lf", &t0, &t1) == 2 && isfinite(t1 - t0) &&
 			    t1 - t0 > maxdur)
 				maxdur = t1 - t0;
@@ -546,13 +546,13 @@ static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *not
 
 			if (!ok_run(&r->runs[j], s->name, r->fs.v[i], m))
 				continue;
-			text = rep_run_file(&r->runs[j], RL_DERIVED_DIR "/waits-series.tsv");
+			text = model_run_file(&r->runs[j], RL_DERIVED_DIR "/waits-series.tsv");
 			if (!text)
 				continue;
 			nr++;
 			next = text;
-			rep_next_line(&next);	/* the header */
-			while ((line = rep_next_line(&next))) {
+			next_line(&next);	/* the header */
+			while ((line = next_line(&next))) {
 				/* rl-summarize bounds the series: past that, not a bin of ours */
 				if (sscanf(line, "%lf %lf %lf", &start, &ev, &us) != 3 ||
 				    !(start >= 0 && start <= TRACESTAT_SERIES_MAX_S))
@@ -638,7 +638,7 @@ static int plot_waits(struct rep *r, struct rep_scn *s, const char *m, FILE *not
  * would smooth them away.  The window starts a quarter into the run, past
  * the start when the memory limit is not yet reached.
  */
-static int plot_completions(struct rep *r, struct rep_scn *s, const char *m, FILE *notes)
+static int plot_completions(struct report_model *r, struct model_scenario *s, const char *m, FILE *notes)
 {
 	char name[256], file[400], *path, *plots = NULL;
 	size_t i, j, npanels = 0, plen = 0;
@@ -655,7 +655,7 @@ static int plot_completions(struct rep *r, struct rep_scn *s, const char *m, FIL
 
 			if (!ok_run(&r->runs[j], s->name, r->fs.v[i], m))
 				continue;
-			text = rep_run_file(&r->runs[j], RL_DERIVED_DIR "/completions-series.tsv");
+			text = model_run_file(&r->runs[j], RL_DERIVED_DIR "/completions-series.tsv");
 			if (!text)
 				continue;
 			/* the last bin's start: the run's length */
@@ -667,8 +667,8 @@ static int plot_completions(struct rep *r, struct rep_scn *s, const char *m, FIL
 			snprintf(file, sizeof(file), "%s.%s.dat", name, r->fs.v[i]);
 			f = open_in(r, file, &path);
 			next = text;
-			rep_next_line(&next);	/* the header */
-			while ((line = rep_next_line(&next))) {
+			next_line(&next);	/* the header */
+			while ((line = next_line(&next))) {
 				double folios = 0;
 
 				if (sscanf(line, "%lf %lf", &t, &folios) < 1 || t < from ||
@@ -709,14 +709,14 @@ static int plot_completions(struct rep *r, struct rep_scn *s, const char *m, FIL
 	return render(r, name, 900, 200 + 160 * (int)npanels, notes);
 }
 
-void rep_plots_section(struct rep *r, struct rep_scn *s, FILE *f, FILE *notes)
+void plots_section(struct report_model *r, struct model_scenario *s, FILE *f, FILE *notes)
 {
 	static const char *const kinds[] = { "hist", "cdf", "throughput", "waits", "completions" };
 	static const char *const labels[] = {
 		"wait-duration histogram", "wait-duration CDF", "throughput over time",
 		"waits and stalled ms per second", "folios ended per 10 ms",
 	};
-	int (*const plot[])(struct rep *, struct rep_scn *, const char *, FILE *) = {
+	int (*const plot[])(struct report_model *, struct model_scenario *, const char *, FILE *) = {
 		plot_hist, plot_cdf, plot_throughput, plot_waits, plot_completions,
 	};
 	size_t i, k, j;
@@ -728,7 +728,7 @@ void rep_plots_section(struct rep *r, struct rep_scn *s, FILE *f, FILE *notes)
 		int links = 0, some = 0;
 
 		for (j = 0; j < r->fs.n; j++)
-			some |= rep_count_runs(r, s->name, r->fs.v[j], m, 1) > 0;
+			some |= model_count_runs(r, s->name, r->fs.v[j], m, 1) > 0;
 		if (!some)
 			continue;
 		fprintf(f, "- %s: ", m);

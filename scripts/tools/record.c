@@ -14,10 +14,10 @@
 static char *file_of(const char *dir, const char *name)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = rep_xmalloc(n), *t;
+	char *p = xmalloc(n), *t;
 
 	snprintf(p, n, "%s/%s", dir, name);
-	t = rep_read_file(p, NULL);
+	t = read_whole_file(p, NULL);
 	free(p);
 	return t;
 }
@@ -26,7 +26,7 @@ static char *conf_or_empty(const char *text, const char *key)
 {
 	char *v = conf_value(text, key);
 
-	return v ? v : rep_xstrdup("");
+	return v ? v : xstrdup("");
 }
 
 int record_load(struct record *rec, const char *dir, const char *name)
@@ -39,16 +39,16 @@ int record_load(struct record *rec, const char *dir, const char *name)
 	if (!rec->status_text)
 		return -1;
 	n = strcspn(rec->status_text, "\n");
-	rec->status = n ? rep_xmalloc(n + 1) : rep_xstrdup("unknown");
+	rec->status = n ? xmalloc(n + 1) : xstrdup("unknown");
 	if (n) {
 		memcpy(rec->status, rec->status_text, n);
 		rec->status[n] = '\0';
 	}
-	rec->name = rep_xstrdup(name);
-	rec->dir = rep_xstrdup(dir);
+	rec->name = xstrdup(name);
+	rec->dir = xstrdup(dir);
 	rec->conf = file_of(dir, "run.conf");
 	if (!rec->conf)
-		rec->conf = rep_xstrdup("");
+		rec->conf = xstrdup("");
 	rec->scenario = conf_or_empty(rec->conf, "scenario");
 	rec->fs = conf_or_empty(rec->conf, "fs");
 	rec->profile = conf_or_empty(rec->conf, "profile");
@@ -73,7 +73,12 @@ void record_free(struct record *rec)
 	memset(rec, 0, sizeof(*rec));
 }
 
-int record_fact_metric(const char *key, char *buf, size_t size)
+/*
+ * The metric of a status fact KEY: run.KEY, but workload.oom_kills for
+ * oom_kills (aggregate.h AGG_OOM_METRIC); into buf.  0, or -1 for a key
+ * that is not a fact of the rows (the run name, or too long).
+ */
+static int record_fact_metric(const char *key, char *buf, size_t size)
 {
 	int n;
 
@@ -132,8 +137,8 @@ int record_rows(const struct record *rec, const char *status,
 	if (!text)
 		return 0;
 	/* the outcome: the status file's facts, after its first line */
-	st = rep_xstrdup(rec->status_text);
-	for (p = st; !rc && (line = rep_next_line(&p));) {
+	st = xstrdup(rec->status_text);
+	for (p = st; !rc && (line = next_line(&p));) {
 		char *eq = strchr(line, '=');
 
 		if (first) {
@@ -149,7 +154,7 @@ int record_rows(const struct record *rec, const char *status,
 	}
 	free(st);
 	/* what it measured */
-	for (p = text; !rc && (line = rep_next_line(&p));) {
+	for (p = text; !rc && (line = next_line(&p));) {
 		char *m, *v;
 
 		lineno++;
@@ -160,7 +165,7 @@ int record_rows(const struct record *rec, const char *status,
 			break;
 		}
 		if (split_row(line, &m, &v)) {
-			/* malformed: aggregate.c counts it */
+			/* malformed: aggregate-rows.c counts it */
 			snprintf(row, sizeof(row), "%s", line);
 			rc = fn(arg, row, "", "", lineno);
 			continue;
@@ -180,7 +185,7 @@ double record_metric(const struct record *rec, const char *metric)
 	char *text = file_of(rec->dir, RL_DERIVED_DIR "/summary.tsv"), *line, *p = text;
 	double v = NAN;
 
-	while ((line = rep_next_line(&p))) {
+	while ((line = next_line(&p))) {
 		char *m, *val;
 
 		if (!split_row(line, &m, &val) && !strcmp(m, metric))

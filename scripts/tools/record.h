@@ -15,7 +15,7 @@
  *   derived/summary.tsv  what it measured (rl-summarize): rows
  *                        "RUN<TAB>METRIC<TAB>VALUE"
  *
- * The statistics (aggregate.c) take rows with the run's identity in front,
+ * The statistics (aggregate-rows.c) take rows with the run's identity in front,
  * "run scenario fs profile mode repeat metric value": record_rows() makes
  * them from the three files, so the identity is stored once (run.conf) and
  * joined here, by rl-report and rl-aggregate alike.
@@ -41,13 +41,6 @@ struct record {
  */
 int record_load(struct record *rec, const char *dir, const char *name);
 void record_free(struct record *rec);
-
-/*
- * The metric of a status fact KEY: run.KEY, but workload.oom_kills for
- * oom_kills (aggregate.h AGG_OOM_METRIC); into buf.  0, or -1 for a key
- * that is not a fact of the rows (the run name, or too long).
- */
-int record_fact_metric(const char *key, char *buf, size_t size);
 
 /*
  * Each joined row, with the metric and value it carries and its line in

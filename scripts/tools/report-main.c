@@ -25,7 +25,26 @@ static const char usage_text[] =
 	"(pngcairo or png).\n"
 	"Exit status: 0 ok, 1 runtime error, 2 bad usage or matrix.\n";
 
-static void usage_fail(const char *what)
+#define OPTIONS_VALID "--matrix --scenarios --out --fs-order --mode-order --png-term --no-plots --help"
+
+enum {
+	OPT_MATRIX = 256, OPT_SCENARIOS, OPT_OUT, OPT_FS_ORDER, OPT_MODE_ORDER,
+	OPT_PNG_TERM, OPT_NO_PLOTS, OPT_HELP,
+};
+
+static const struct option long_options[] = {
+	{ "matrix", required_argument, NULL, OPT_MATRIX },
+	{ "scenarios", required_argument, NULL, OPT_SCENARIOS },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "fs-order", required_argument, NULL, OPT_FS_ORDER },
+	{ "mode-order", required_argument, NULL, OPT_MODE_ORDER },
+	{ "png-term", required_argument, NULL, OPT_PNG_TERM },
+	{ "no-plots", no_argument, NULL, OPT_NO_PLOTS },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void __attribute__((noreturn)) usage_fail(const char *what)
 {
 	fprintf(stderr, "%s" PROG ": %s\n", usage_text, what);
 	exit(2);
@@ -33,48 +52,64 @@ static void usage_fail(const char *what)
 
 int main(int argc, char **argv)
 {
-	struct rep_opts o = { .fs_order = "", .mode_order = "", .png_term = "pngcairo" };
-	static struct rep r;
+	struct report_opts o = { .fs_order = "", .mode_order = "", .png_term = "pngcairo" };
+	static struct report_model r;
 	const char *out = NULL, *base;
-	char err[1024], *md = NULL, *path;
+	char err[1024], bad[8], *md = NULL, *path;
 	size_t mdlen = 0, n;
 	FILE *f, *mf;
-	int i, rc = 0;
+	int c, rc = 0;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "--help")) {
+	while ((c = getopt_long(argc, argv, "-:", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_HELP:
 			fputs(usage_text, stdout);
 			return 0;
-		} else if (!strcmp(a, "--no-plots")) {
+		case OPT_NO_PLOTS:
 			o.png_term = NULL;
-			continue;
-		} else if (!v) {
-			usage_fail("an option without its value");
-		} else if (!strcmp(a, "--matrix")) {
-			o.matrix = v;
-		} else if (!strcmp(a, "--scenarios")) {
-			o.scenarios = v;
-		} else if (!strcmp(a, "--out")) {
-			out = v;
-		} else if (!strcmp(a, "--fs-order")) {
-			o.fs_order = v;
-		} else if (!strcmp(a, "--mode-order")) {
-			o.mode_order = v;
-		} else if (!strcmp(a, "--png-term")) {
-			if (strcmp(v, "pngcairo") && strcmp(v, "png"))
-				usage_fail("bad --png-term (valid: pngcairo, png)");
-			o.png_term = v;
-		} else {
-			usage_fail("unknown option (valid: --matrix --scenarios --out --fs-order --mode-order --png-term --no-plots --help)");
+			break;
+		case OPT_MATRIX:
+			o.matrix = optarg;
+			break;
+		case OPT_SCENARIOS:
+			o.scenarios = optarg;
+			break;
+		case OPT_OUT:
+			out = optarg;
+			break;
+		case OPT_FS_ORDER:
+			o.fs_order = optarg;
+			break;
+		case OPT_MODE_ORDER:
+			o.mode_order = optarg;
+			break;
+		case OPT_PNG_TERM:
+			if (strcmp(optarg, "pngcairo") && strcmp(optarg, "png")) {
+				snprintf(err, sizeof(err), "bad --png-term '%s' (valid: pngcairo, png)",
+					 optarg);
+				usage_fail(err);
+			}
+			o.png_term = optarg;
+			break;
+		case ':':
+			snprintf(err, sizeof(err), "option '%s' needs its value", argv[optind - 1]);
+			usage_fail(err);
+			break;
+		default:	/* an unknown option, or an argument that is none */
+			snprintf(err, sizeof(err), "unknown option '%s' (valid: " OPTIONS_VALID ")",
+				 c == 1 ? optarg : cli_refused_option(argv, bad, sizeof(bad)));
+			usage_fail(err);
 		}
-		i++;
+	}
+	if (optind < argc) {	/* after "--" */
+		snprintf(err, sizeof(err), "unknown option '%s' (valid: " OPTIONS_VALID ")",
+			 argv[optind]);
+		usage_fail(err);
 	}
 	if (!o.matrix || !o.scenarios || !out)
 		usage_fail("--matrix, --scenarios and --out are needed");
 	n = strlen(out) + 32;
-	path = rep_xmalloc(n);
+	path = xmalloc(n);
 	snprintf(path, n, "%s/plots", out);
 	if (mkdir(out, 0755) && errno != EEXIST) {
 		fprintf(stderr, PROG ": cannot create '%s': %s\n", out, strerror(errno));
@@ -84,9 +119,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": cannot create '%s': %s\n", path, strerror(errno));
 		return 1;
 	}
-	if (rep_load(&r, &o, out, err, sizeof(err)) < 0) {
+	if (model_load(&r, &o, out, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
-		rep_free(&r);
+		model_free(&r);
 		free(path);
 		return 2;
 	}
@@ -115,9 +150,9 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	if (!rc)
-		printf("%zu of %zu runs ok\n", rep_count_status(&r, "ok"), r.nruns);
+		printf("%zu of %zu runs ok\n", model_count_status(&r, "ok"), r.nruns);
 	free(md);
 	free(path);
-	rep_free(&r);
+	model_free(&r);
 	return rc;
 }

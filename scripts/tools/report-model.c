@@ -15,179 +15,25 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* --- memory and strings -------------------------------------------------- */
-
-void *rep_xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		fprintf(stderr, "rl-report: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
-char *rep_xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	return memcpy(rep_xmalloc(n), s, n);
-}
-
-void strv_push(struct strv *s, const char *x)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		char **v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v) {
-			fprintf(stderr, "rl-report: out of memory\n");
-			exit(1);
-		}
-		s->v = v;
-		s->cap = cap;
-	}
-	s->v[s->n++] = rep_xstrdup(x);
-}
-
-int strv_has(const struct strv *s, const char *x)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i], x))
-			return 1;
-	return 0;
-}
-
-void strv_add_unique(struct strv *s, const char *x)
-{
-	if (!strv_has(s, x))
-		strv_push(s, x);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void strv_sort(struct strv *s)
-{
-	if (s->n)
-		qsort(s->v, s->n, sizeof(*s->v), cmp_str);
-}
-
-void strv_print(FILE *f, const struct strv *s, const char *sep)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		fprintf(f, "%s%s", i ? sep : "", s->v[i]);
-}
-
-void strv_free(struct strv *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
-void strv_remove_prefix(struct strv *s, const char *prefix)
-{
-	size_t i, j = 0;
-
-	for (i = 0; i < s->n; i++) {
-		if (!strncmp(s->v[i], prefix, strlen(prefix)))
-			free(s->v[i]);
-		else
-			s->v[j++] = s->v[i];
-	}
-	s->n = j;
-}
-
-void strv_split(struct strv *s, const char *text)
-{
-	char word[512];
-	size_t n;
-
-	while (text && *text) {
-		text += strspn(text, " \t\n,");
-		n = strcspn(text, " \t\n,");
-		if (n && n < sizeof(word)) {
-			memcpy(word, text, n);
-			word[n] = '\0';
-			strv_push(s, word);
-		}
-		text += n;
-	}
-}
-
-char *rep_read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - n < 4096) {
-			cap = cap ? 2 * cap : 8192;
-			buf = realloc(buf, cap + 1);
-			if (!buf) {
-				fclose(f);
-				fprintf(stderr, "rl-report: out of memory\n");
-				exit(1);
-			}
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-}
-
-char *rep_next_line(char **p)
-{
-	char *l = *p, *nl;
-
-	if (!l || !*l)
-		return NULL;
-	nl = strchr(l, '\n');
-	if (nl) {
-		*nl = '\0';
-		*p = nl + 1;
-	} else {
-		*p = l + strlen(l);
-	}
-	return l;
-}
 
 static char *path_of(const char *a, const char *b, const char *c)
 {
 	size_t n = strlen(a) + strlen(b) + (c ? strlen(c) : 0) + 3;
-	char *p = rep_xmalloc(n);
+	char *p = xmalloc(n);
 
 	snprintf(p, n, "%s/%s%s%s", a, b, c ? "/" : "", c ? c : "");
 	return p;
 }
 
-char *rep_run_file(const struct rep_run *run, const char *name)
+char *model_run_file(const struct model_run *run, const char *name)
 {
-	char *p = path_of(run->dir, name, NULL), *t = rep_read_file(p, NULL);
+	char *p = path_of(run->dir, name, NULL), *t = read_whole_file(p, NULL);
 
 	free(p);
 	return t;
 }
 
-char *rep_guest_file(const struct rep_run *run, const char *name, size_t max)
+char *model_guest_file(const struct model_run *run, const char *name, size_t max)
 {
 	char *p = path_of(run->dir, RL_GUEST_DIR, name), *t, err[1024], note[1200];
 
@@ -210,7 +56,7 @@ char *rep_guest_file(const struct rep_run *run, const char *name, size_t max)
 static char *first_line(const char *text)
 {
 	size_t n = strcspn(text, "\n");
-	char *s = rep_xmalloc(n + 1);
+	char *s = xmalloc(n + 1);
 
 	memcpy(s, text, n);
 	s[n] = '\0';
@@ -221,11 +67,11 @@ static char *conf_or_empty(const char *text, const char *key)
 {
 	char *v = text ? conf_value(text, key) : NULL;
 
-	return v ? v : rep_xstrdup("");
+	return v ? v : xstrdup("");
 }
 
 /* the stall count of a status file: clock_stalled_ticks=N with N > 0 */
-static void note_stall(struct rep *r, const char *name, const char *status)
+static void note_stall(struct report_model *r, const char *name, const char *status)
 {
 	char *v = conf_value(status, "clock_stalled_ticks");
 	char buf[512];
@@ -238,7 +84,7 @@ static void note_stall(struct rep *r, const char *name, const char *status)
 	free(v);
 }
 
-static int load_runs(struct rep *r, char *err, size_t errlen)
+static int load_runs(struct report_model *r, char *err, size_t errlen)
 {
 	char *runs = path_of(r->matrix, "runs", NULL);
 	struct strv names = { 0 };
@@ -253,10 +99,10 @@ static int load_runs(struct rep *r, char *err, size_t errlen)
 		closedir(d);
 	}
 	strv_sort(&names);
-	r->runs = rep_xmalloc((names.n ? names.n : 1) * sizeof(*r->runs));
+	r->runs = xmalloc((names.n ? names.n : 1) * sizeof(*r->runs));
 	for (i = 0; i < names.n; i++) {
 		char *dir = path_of(runs, names.v[i], NULL);
-		struct rep_run *run;
+		struct model_run *run;
 		struct record rec;
 		char *sum, *v;
 		struct stat sb;
@@ -280,13 +126,13 @@ static int load_runs(struct rep *r, char *err, size_t errlen)
 		run->dir = run->rec.dir;
 		run->refused = r->refused;
 		run->status_text = run->rec.status_text;
-		run->status = rep_xstrdup(run->rec.status);
+		run->status = xstrdup(run->rec.status);
 		run->conf = run->rec.conf;
 		run->scenario = run->rec.scenario;
 		run->fs = run->rec.fs;
 		run->mode = run->rec.mode;
 		run->repeat = run->rec.repeat;
-		v = rep_guest_file(run, "kernel-release", GUEST_MAX_SMALL);
+		v = model_guest_file(run, "kernel-release", GUEST_MAX_SMALL);
 		if (v) {
 			run->kernel = first_line(v);
 			free(v);
@@ -296,7 +142,7 @@ static int load_runs(struct rep *r, char *err, size_t errlen)
 		free(sum);
 		if (!run->summarized && !strcmp(run->status, "ok")) {
 			free(run->status);
-			run->status = rep_xstrdup("ok-but-unsummarized");
+			run->status = xstrdup("ok-but-unsummarized");
 		}
 	}
 	strv_free(&names);
@@ -330,7 +176,7 @@ static void ordered(struct strv *out, const char *known, const struct strv *seen
 
 struct feed {
 	struct agg_set *s;
-	const struct rep_run *run;
+	const struct model_run *run;
 	char *note;
 	size_t notelen;
 };
@@ -365,7 +211,7 @@ static int feed_row(void *arg, const char *row, const char *metric,
  * The run's record as rows (record.h: the status file's facts, the summary
  * rows, run.status), its run.status the report's (ok-but-unsummarized).
  */
-static int feed_run(struct agg_set *s, const struct rep_run *run, char *note,
+static int feed_run(struct agg_set *s, const struct model_run *run, char *note,
 		    size_t notelen, char *err, size_t errlen)
 {
 	struct feed fd = { s, run, note, notelen };
@@ -373,17 +219,17 @@ static int feed_run(struct agg_set *s, const struct rep_run *run, char *note,
 	return record_rows(&run->rec, run->status, feed_row, &fd, err, errlen);
 }
 
-static int load_scenario(struct rep *r, struct rep_scn *s, const char *name,
+static int load_scenario(struct report_model *r, struct model_scenario *s, const char *name,
 			 char *err, size_t errlen)
 {
-	char *path = rep_xmalloc(strlen(r->o->scenarios) + strlen(name) + 6);
+	char *path = xmalloc(strlen(r->o->scenarios) + strlen(name) + 6);
 	char msg[1024], note[700] = "";
 	struct agg_pair *p;
 	size_t i, j, n;
 	struct stat sb;
 
 	memset(s, 0, sizeof(*s));
-	s->name = rep_xstrdup(name);
+	s->name = xstrdup(name);
 	sprintf(path, "%s/%s.scn", r->o->scenarios, name);
 	if (!stat(path, &sb)) {
 		if (scn_load(path, &s->file, msg, sizeof(msg)) < 0) {
@@ -449,7 +295,7 @@ static int load_scenario(struct rep *r, struct rep_scn *s, const char *name,
 	return 0;
 }
 
-int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
+int model_load(struct report_model *r, const struct report_opts *o, const char *out_dir,
 	     char *err, size_t errlen)
 {
 	static const char *const keys[] = {
@@ -460,7 +306,7 @@ int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
-	r->refused = rep_xmalloc(sizeof(*r->refused));
+	r->refused = xmalloc(sizeof(*r->refused));
 	memset(r->refused, 0, sizeof(*r->refused));
 	r->o = o;
 	r->matrix = o->matrix;
@@ -468,7 +314,7 @@ int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
 	if (load_runs(r, err, errlen) < 0)
 		return -1;
 	conf = path_of(r->matrix, "matrix.conf", NULL);
-	r->conf_text = rep_read_file(conf, NULL);
+	r->conf_text = read_whole_file(conf, NULL);
 	free(conf);
 	for (i = 0; i < 6; i++)
 		r->conf_values[i] = conf_or_empty(r->conf_text, keys[i]);
@@ -490,7 +336,7 @@ int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
 	strv_free(&seen_m);
 	r->ref_mode = strv_has(&r->modes, "vanilla") ? "vanilla" :
 		      (r->modes.n ? r->modes.v[0] : "");
-	r->scn = rep_xmalloc((r->scenarios.n ? r->scenarios.n : 1) * sizeof(*r->scn));
+	r->scn = xmalloc((r->scenarios.n ? r->scenarios.n : 1) * sizeof(*r->scn));
 	for (i = 0; i < r->scenarios.n; i++) {
 		if (load_scenario(r, &r->scn[i], r->scenarios.v[i], err, errlen) < 0) {
 			r->nscn = i + 1;
@@ -501,12 +347,12 @@ int rep_load(struct rep *r, const struct rep_opts *o, const char *out_dir,
 	return 0;
 }
 
-void rep_free(struct rep *r)
+void model_free(struct report_model *r)
 {
 	size_t i;
 
 	for (i = 0; i < r->nruns; i++) {
-		struct rep_run *run = &r->runs[i];
+		struct model_run *run = &r->runs[i];
 
 		record_free(&run->rec);
 		free(run->status);
@@ -514,7 +360,7 @@ void rep_free(struct rep *r)
 	}
 	free(r->runs);
 	for (i = 0; i < r->nscn; i++) {
-		struct rep_scn *s = &r->scn[i];
+		struct model_scenario *s = &r->scn[i];
 
 		free(s->name);
 		free(s->groups);
@@ -538,7 +384,7 @@ void rep_free(struct rep *r)
 
 /* --- questions ------------------------------------------------------------ */
 
-size_t rep_count_status(const struct rep *r, const char *status)
+size_t model_count_status(const struct report_model *r, const char *status)
 {
 	size_t i, n = 0;
 
@@ -547,13 +393,13 @@ size_t rep_count_status(const struct rep *r, const char *status)
 	return n;
 }
 
-size_t rep_count_runs(const struct rep *r, const char *scn, const char *fs,
+size_t model_count_runs(const struct report_model *r, const char *scn, const char *fs,
 		      const char *mode, int ok)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < r->nruns; i++) {
-		const struct rep_run *run = &r->runs[i];
+		const struct model_run *run = &r->runs[i];
 
 		if (strcmp(run->scenario, scn) || strcmp(run->fs, fs) ||
 		    strcmp(run->mode, mode))
@@ -563,9 +409,9 @@ size_t rep_count_runs(const struct rep *r, const char *scn, const char *fs,
 	return n;
 }
 
-const struct rep_run *rep_first_run(const struct rep *r, const char *scn)
+const struct model_run *model_first_run(const struct report_model *r, const char *scn)
 {
-	const struct rep_run *first = NULL;
+	const struct model_run *first = NULL;
 	size_t i;
 
 	/* the tables show ok runs: describe one of them if there is one */
@@ -580,7 +426,7 @@ const struct rep_run *rep_first_run(const struct rep *r, const char *scn)
 	return first;
 }
 
-const struct agg_group *rep_group(const struct rep_scn *s, const char *fs,
+const struct agg_group *model_group(const struct model_scenario *s, const char *fs,
 				  const char *mode, const char *metric)
 {
 	const struct agg_group *found = NULL;
@@ -596,7 +442,7 @@ const struct agg_group *rep_group(const struct rep_scn *s, const char *fs,
 	return found;
 }
 
-int rep_formatted_differ(double a, double b)
+int differ_as_printed(double a, double b)
 {
 	char x[32], y[32];
 
@@ -605,7 +451,7 @@ int rep_formatted_differ(double a, double b)
 	return strtod(x, NULL) != strtod(y, NULL);
 }
 
-int rep_not_significant(const struct rep *r, const struct rep_scn *s,
+int model_not_significant(const struct report_model *r, const struct model_scenario *s,
 			const char *fs, const char *mode, const char *metric)
 {
 	size_t i;
@@ -628,7 +474,7 @@ static int ends_with(const char *s, const char *suffix, size_t min)
 	return n >= min + k && !strcmp(s + n - k, suffix);
 }
 
-void rep_metrics_like(const struct rep_scn *s, struct strv *out,
+void model_metrics_like(const struct model_scenario *s, struct strv *out,
 		      const char *prefix, const char *suffix,
 		      const char *suffix2)
 {
@@ -649,7 +495,7 @@ void rep_metrics_like(const struct rep_scn *s, struct strv *out,
 	strv_free(&found);
 }
 
-void rep_check_metrics(const struct rep_scn *s, struct strv *out,
+void model_check_metrics(const struct model_scenario *s, struct strv *out,
 		       const char *prefix, int with)
 {
 	size_t i;
@@ -662,7 +508,7 @@ void rep_check_metrics(const struct rep_scn *s, struct strv *out,
 	}
 }
 
-int rep_any_group_max_above(const struct rep_scn *s, const char *metric,
+int model_any_group_max_above(const struct model_scenario *s, const char *metric,
 			    double v)
 {
 	size_t i;
@@ -680,7 +526,7 @@ int rep_any_group_max_above(const struct rep_scn *s, const char *metric,
  * knobs_absent=, rl-collect's), or "n/a" for a remount option of another
  * filesystem (mount.FS= on a run of another fs).
  */
-static void run_knobs(const struct rep_run *run, struct strv *lines)
+static void run_knobs(const struct model_run *run, struct strv *lines)
 {
 	char *knobs = conf_value(run->conf, "knobs");
 	char *absent = conf_value(run->status_text, "knobs_absent");
@@ -712,13 +558,13 @@ static void run_knobs(const struct rep_run *run, struct strv *lines)
 }
 
 /* The knobs of the runs of mode (and scenario, if not NULL). */
-static void knob_lines(const struct rep *r, const char *scn, const char *mode,
+static void knob_lines(const struct report_model *r, const char *scn, const char *mode,
 		       struct strv *lines, int *any_file)
 {
 	size_t i;
 
 	for (i = 0; i < r->nruns; i++) {
-		const struct rep_run *run = &r->runs[i];
+		const struct model_run *run = &r->runs[i];
 
 		if (strcmp(run->mode, mode) || (scn && strcmp(run->scenario, scn)))
 			continue;
@@ -727,7 +573,7 @@ static void knob_lines(const struct rep *r, const char *scn, const char *mode,
 	}
 }
 
-int rep_mode_all_absent(const struct rep *r, const char *mode)
+int model_mode_all_absent(const struct report_model *r, const char *mode)
 {
 	struct strv lines = { 0 };
 	int any = 0, all = 1;
@@ -742,7 +588,7 @@ int rep_mode_all_absent(const struct rep *r, const char *mode)
 	return all;
 }
 
-void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
+void model_knob_line(const struct report_model *r, const char *scn, const char *mode,
 		   FILE *f)
 {
 	struct strv lines = { 0 }, order = { 0 }, value = { 0 };
@@ -778,7 +624,7 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 			strv_push(&value, val);
 		} else if (strcmp(value.v[j], val)) {
 			free(value.v[j]);
-			value.v[j] = rep_xstrdup("varies");
+			value.v[j] = xstrdup("varies");
 		}
 	}
 	if (!order.n) {
@@ -788,9 +634,9 @@ void rep_knob_line(const struct rep *r, const char *scn, const char *mode,
 	fprintf(f, "- %s: ", mode);
 	for (i = 0; i < order.n; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		rep_md_text(f, order.v[i]);
+		md_text(f, order.v[i]);
 		fputc('=', f);
-		rep_md_text(f, value.v[i]);
+		md_text(f, value.v[i]);
 		absent += !strcmp(value.v[i], "absent");
 	}
 	if (absent == order.n) {
@@ -819,7 +665,7 @@ out:
 	strv_free(&value);
 }
 
-void rep_print_params(const struct rep *r, const struct rep_run *run, FILE *f)
+void model_print_params(const struct report_model *r, const struct model_run *run, FILE *f)
 {
 	struct strv sets = { 0 }, params = { 0 };
 	/* every parameter, resolved: run.conf's params= (run.sh, before boot) */
@@ -835,7 +681,7 @@ void rep_print_params(const struct rep *r, const struct rep_run *run, FILE *f)
 		if (!strncmp(kv, "SCN_", 4))
 			continue;
 		fprintf(f, "%s", n++ ? ", " : "");
-		rep_md_text(f, kv);
+		md_text(f, kv);
 		fprintf(f, "%s", strv_has(&sets, kv) ? " (--set)" : "");
 	}
 	if (!n)
@@ -845,13 +691,13 @@ void rep_print_params(const struct rep *r, const struct rep_run *run, FILE *f)
 	strv_free(&params);
 }
 
-char *rep_err_of(const struct rep *r, const struct rep_run *run)
+char *model_run_error(const struct report_model *r, const struct model_run *run)
 {
 	size_t n = strlen(r->matrix) + strlen(run->name) + 8;
-	char *path = rep_xmalloc(n), *text, *last, *end;
+	char *path = xmalloc(n), *text, *last, *end;
 
 	snprintf(path, n, "%s/%s.err", r->matrix, run->name);
-	text = rep_read_file(path, NULL);
+	text = read_whole_file(path, NULL);
 	free(path);
 	if (!text || !*text) {
 		free(text);
@@ -861,13 +707,13 @@ char *rep_err_of(const struct rep *r, const struct rep_run *run)
 	while (end > text && end[-1] == '\n')
 		*--end = '\0';
 	last = strrchr(text, '\n');
-	last = rep_xstrdup(last ? last + 1 : text);
+	last = xstrdup(last ? last + 1 : text);
 	free(text);
-	rep_err_line(last);
+	strip_error_line(last);
 	return last;
 }
 
-double rep_run_metric(const struct rep_run *run, const char *metric)
+double model_run_metric(const struct model_run *run, const char *metric)
 {
 	return record_metric(&run->rec, metric);
 }

@@ -17,7 +17,7 @@
 
 /* --- small helpers ----------------------------------------------------- */
 
-void rep_fmt(char *buf, size_t size, double v)
+void format_readable(char *buf, size_t size, double v)
 {
 	double a = fabs(v);
 
@@ -31,7 +31,7 @@ void rep_fmt(char *buf, size_t size, double v)
 		snprintf(buf, size, "%.3g", v);
 }
 
-/* rep_fmt of a value as the aggregate tables print it (rounded first) */
+/* format_readable of a value as the aggregate tables print it (rounded first) */
 static const char *fmt(char *buf, size_t size, double v)
 {
 	char s[32];
@@ -41,7 +41,7 @@ static const char *fmt(char *buf, size_t size, double v)
 		return buf;
 	}
 	agg_format(s, sizeof(s), v);
-	rep_fmt(buf, size, strtod(s, NULL));
+	format_readable(buf, size, strtod(s, NULL));
 	return buf;
 }
 
@@ -51,11 +51,11 @@ static void median_range(FILE *f, const struct agg_group *g)
 	char a[32], b[32], c[32];
 
 	fprintf(f, "%s", fmt(a, sizeof(a), g->median));
-	if (g->n > 1 && rep_formatted_differ(g->min, g->max))
+	if (g->n > 1 && differ_as_printed(g->min, g->max))
 		fprintf(f, " (%s–%s)", fmt(b, sizeof(b), g->min), fmt(c, sizeof(c), g->max));
 }
 
-void rep_err_line(char *line)
+void strip_error_line(char *line)
 {
 	char *semi, *slash;
 
@@ -69,7 +69,7 @@ void rep_err_line(char *line)
 		*semi = '\0';
 }
 
-int rep_safe_name(const char *name)
+int is_gnuplot_safe_name(const char *name)
 {
 	if (!*name)
 		return 0;
@@ -80,7 +80,7 @@ int rep_safe_name(const char *name)
 	return 1;
 }
 
-void rep_md_text(FILE *f, const char *s)
+void md_text(FILE *f, const char *s)
 {
 	/*
 	 * What a guest wrote, as plain text in report.md: no link, code or
@@ -114,7 +114,7 @@ static int by_count(const void *a, const void *b)
  * A matrix of kernels (compare.sh --kernel NAME=SPEC): each kernel by name,
  * with what its first run recorded of it; its runs' mode is MODE@NAME.
  */
-static void kernels_line(struct rep *r, FILE *f)
+static void kernels_line(struct report_model *r, FILE *f)
 {
 	static const char *const keys[] = { "kernel_source", "series" };
 	struct strv names = { 0 };
@@ -124,11 +124,11 @@ static void kernels_line(struct rep *r, FILE *f)
 		char *name = conf_value(r->runs[i].conf ? r->runs[i].conf : "", "kernel_name");
 
 		if (name && *name && !strv_has(&names, name)) {
-			const struct rep_run *run = &r->runs[i];
+			const struct model_run *run = &r->runs[i];
 
 			fprintf(f, "%s`%s`: ", names.n ? "; " : "- Kernels (a mode MODE@NAME ran on kernel NAME): ",
 				name);
-			rep_md_text(f, run->kernel ? run->kernel : "release unknown");
+			md_text(f, run->kernel ? run->kernel : "release unknown");
 			for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 				char *v = conf_value(run->conf, keys[k]);
 
@@ -153,7 +153,7 @@ static void kernels_line(struct rep *r, FILE *f)
  * scenario uses, every cell's repeats are identical, and the report says
  * so before any verdict.
  */
-static void variation_line(struct rep *r, FILE *f)
+static void variation_line(struct report_model *r, FILE *f)
 {
 	struct strv cells = { 0 }, varied = { 0 };
 	char key[1024];
@@ -181,7 +181,7 @@ static void variation_line(struct rep *r, FILE *f)
 	strv_free(&varied);
 }
 
-static void header(struct rep *r, FILE *f)
+static void header(struct report_model *r, FILE *f)
 {
 	struct status_count *counts;
 	const char *base = strrchr(r->matrix, '/');
@@ -191,7 +191,7 @@ static void header(struct rep *r, FILE *f)
 
 	base = base && base[1] ? base + 1 : r->matrix;
 	for (i = 0; i < r->nruns; i++) {
-		struct rep_run *run = &r->runs[i];
+		struct model_run *run = &r->runs[i];
 
 		if (run->kernel)
 			strv_add_unique(&kernels, run->kernel);
@@ -208,7 +208,7 @@ static void header(struct rep *r, FILE *f)
 		fprintf(f, "unknown");
 	for (i = 0; i < kernels.n; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		rep_md_text(f, kernels.v[i]);
+		md_text(f, kernels.v[i]);
 	}
 	fprintf(f, "\n");
 	kernels_line(r, f);
@@ -254,10 +254,10 @@ static void header(struct rep *r, FILE *f)
 	for (i = 0; i < r->nruns; i++)
 		strv_add_unique(&status, r->runs[i].status);
 	strv_sort(&status);
-	counts = rep_xmalloc((status.n + 1) * sizeof(*counts));
+	counts = xmalloc((status.n + 1) * sizeof(*counts));
 	for (i = 0; i < status.n; i++) {
 		counts[i].status = status.v[i];
-		counts[i].n = rep_count_status(r, status.v[i]);
+		counts[i].n = model_count_status(r, status.v[i]);
 	}
 	if (status.n)
 		qsort(counts, status.n, sizeof(*counts), by_count);
@@ -279,13 +279,13 @@ static void header(struct rep *r, FILE *f)
 	strv_free(&status);
 }
 
-static void absent_knobs(struct rep *r, FILE *f)
+static void absent_knobs(struct report_model *r, FILE *f)
 {
 	struct strv absent = { 0 };
 	size_t i;
 
 	for (i = 0; i < r->modes.n; i++)
-		if (rep_mode_all_absent(r, r->modes.v[i]))
+		if (model_mode_all_absent(r, r->modes.v[i]))
 			strv_push(&absent, r->modes.v[i]);
 	if (!absent.n)
 		return;
@@ -302,7 +302,7 @@ static void absent_knobs(struct rep *r, FILE *f)
 	strv_free(&absent);
 }
 
-static void checks_at_a_glance(struct rep *r, FILE *f)
+static void checks_at_a_glance(struct report_model *r, FILE *f)
 {
 	size_t i, j, k, c[AGG_NVERDICTS];
 
@@ -318,7 +318,7 @@ static void checks_at_a_glance(struct rep *r, FILE *f)
 		fprintf(f, "---|");
 	fprintf(f, "\n");
 	for (i = 0; i < r->nscn; i++) {
-		struct rep_scn *s = &r->scn[i];
+		struct model_scenario *s = &r->scn[i];
 
 		memset(c, 0, sizeof(c));
 		for (j = 0; j < s->nverdicts; j++)
@@ -331,7 +331,7 @@ static void checks_at_a_glance(struct rep *r, FILE *f)
 	fprintf(f, "\n");
 }
 
-static void runs_not_ok(struct rep *r, FILE *f)
+static void runs_not_ok(struct report_model *r, FILE *f)
 {
 	static const char *const keys[] = {
 		"exit_status", "oom_kills", "splats", "splat_kinds", "simulated_seconds",
@@ -345,7 +345,7 @@ static void runs_not_ok(struct rep *r, FILE *f)
 	fprintf(f, "## Runs not ok (left out of every table and plot)\n\n");
 	fprintf(f, "| run | status | details |\n|---|---|---|\n");
 	for (i = 0; i < r->nruns; i++) {
-		struct rep_run *run = &r->runs[i];
+		struct model_run *run = &r->runs[i];
 		char *err = NULL;
 		const char *line;
 		int any = 0;
@@ -370,7 +370,7 @@ static void runs_not_ok(struct rep *r, FILE *f)
 		}
 		if (!any)
 			fprintf(f, "-");
-		err = rep_err_of(r, run);
+		err = model_run_error(r, run);
 		if (!strcmp(run->status, "ok-but-unsummarized")) {
 			free(err);
 			err = strdup("no summary.tsv: run scripts/summarize-run.sh on it");
@@ -384,7 +384,7 @@ static void runs_not_ok(struct rep *r, FILE *f)
 }
 
 /* a metric table: fs | mode | runs | one column per metric */
-static void metric_table(struct rep *r, struct rep_scn *s, FILE *f,
+static void metric_table(struct report_model *r, struct model_scenario *s, FILE *f,
 			 const struct strv *metrics, const struct strv *titles)
 {
 	size_t i, j, k;
@@ -399,8 +399,8 @@ static void metric_table(struct rep *r, struct rep_scn *s, FILE *f,
 	for (i = 0; i < r->fs.n; i++) {
 		for (j = 0; j < r->modes.n; j++) {
 			const char *fs = r->fs.v[i], *m = r->modes.v[j];
-			size_t ok = rep_count_runs(r, s->name, fs, m, 1);
-			size_t bad = rep_count_runs(r, s->name, fs, m, 0);
+			size_t ok = model_count_runs(r, s->name, fs, m, 1);
+			size_t bad = model_count_runs(r, s->name, fs, m, 0);
 
 			if (!ok && !bad)
 				continue;
@@ -409,7 +409,7 @@ static void metric_table(struct rep *r, struct rep_scn *s, FILE *f,
 				fprintf(f, " (+%zu not ok)", bad);
 			fprintf(f, " |");
 			for (k = 0; k < metrics->n; k++) {
-				const struct agg_group *g = rep_group(s, fs, m, metrics->v[k]);
+				const struct agg_group *g = model_group(s, fs, m, metrics->v[k]);
 
 				if (!g) {
 					fprintf(f, " - |");
@@ -417,7 +417,7 @@ static void metric_table(struct rep *r, struct rep_scn *s, FILE *f,
 				}
 				fprintf(f, " ");
 				median_range(f, g);
-				if (rep_not_significant(r, s, fs, m, metrics->v[k]))
+				if (model_not_significant(r, s, fs, m, metrics->v[k]))
 					fprintf(f, " n.s.");
 				fprintf(f, " |");
 			}
@@ -440,7 +440,7 @@ static void side_text(FILE *f, const struct agg_side *side, const struct agg_val
 }
 
 /* A verdict's two sides as measured, and what the verdict rests on. */
-static void measured_text(FILE *f, const struct rep_verdict *v)
+static void measured_text(FILE *f, const struct model_verdict *v)
 {
 	char note[320];
 
@@ -471,7 +471,7 @@ static const char *where_value(const char *where, const char *key, char *buf, si
  * median folios one completion ended and the median gap between two, for
  * each filesystem a side selects (or the verdict's), in its mode.
  */
-static void mechanism_cell(struct rep *r, const struct rep_scn *s, const struct rep_verdict *v,
+static void mechanism_cell(struct report_model *r, const struct model_scenario *s, const struct model_verdict *v,
 			   FILE *f)
 {
 	const struct agg_side *sides[] = { &v->check->left, &v->check->right };
@@ -504,8 +504,8 @@ static void mechanism_cell(struct rep *r, const struct rep_scn *s, const struct 
 			if (strv_has(&seen, key))
 				continue;
 			strv_push(&seen, key);
-			folios = rep_group(s, r->fs.v[i], mode ? mode : r->ref_mode, "completion.folios_p50");
-			gap = rep_group(s, r->fs.v[i], mode ? mode : r->ref_mode, "completion.gap_ms_p50");
+			folios = model_group(s, r->fs.v[i], mode ? mode : r->ref_mode, "completion.folios_p50");
+			gap = model_group(s, r->fs.v[i], mode ? mode : r->ref_mode, "completion.gap_ms_p50");
 			if (!folios || !gap)
 				continue;
 			fprintf(f, "%s%s %s: ", any ? "; " : "", r->fs.v[i],
@@ -528,7 +528,7 @@ static void mechanism_cell(struct rep *r, const struct rep_scn *s, const struct 
  * runs), with how the filesystems completed IO where completions were
  * traced: what differs from 2012 when a check does not reproduce.
  */
-static void thread_table(struct rep *r, FILE *f)
+static void thread_table(struct report_model *r, FILE *f)
 {
 	size_t i, j;
 
@@ -536,7 +536,7 @@ static void thread_table(struct rep *r, FILE *f)
 	fprintf(f, "Each check of each scenario: the thread's figures as the scenario file quotes them, the lab's as measured (median of the ok runs, their number and spread), the verdict, and how the filesystems completed writeback in those runs (median folios one completion ended and median gap between two, min–max over the runs when they differ: trace event writeback_end_batch).\n\n");
 	fprintf(f, "| experiment | the thread | check | where | the lab | verdict | writeback completions |\n|---|---|---|---|---|---|---|\n");
 	for (i = 0; i < r->nscn; i++) {
-		struct rep_scn *s = &r->scn[i];
+		struct model_scenario *s = &r->scn[i];
 		const char *thread = s->have_file && s->file.field[SCN_THREAD][0] ?
 			s->file.field[SCN_THREAD] : "-";
 
@@ -545,7 +545,7 @@ static void thread_table(struct rep *r, FILE *f)
 			continue;
 		}
 		for (j = 0; j < s->nverdicts; j++) {
-			const struct rep_verdict *v = &s->verdicts[j];
+			const struct model_verdict *v = &s->verdicts[j];
 
 			fprintf(f, "| %s | %s | `%s` | %s | ", j ? "" : s->name, j ? "" : thread,
 				v->check->text, v->v.where);
@@ -558,7 +558,7 @@ static void thread_table(struct rep *r, FILE *f)
 	fprintf(f, "\n");
 }
 
-static void checks_section(struct rep_scn *s, FILE *f)
+static void checks_section(struct model_scenario *s, FILE *f)
 {
 	size_t i;
 
@@ -575,7 +575,7 @@ static void checks_section(struct rep_scn *s, FILE *f)
 	}
 	fprintf(f, "| verdict | check | where | measured (median, runs, spread) |\n|---|---|---|---|\n");
 	for (i = 0; i < s->nverdicts; i++) {
-		const struct rep_verdict *v = &s->verdicts[i];
+		const struct model_verdict *v = &s->verdicts[i];
 
 		fprintf(f, "| %s | `%s` | %s | ", agg_verdict_name(v->v.kind),
 			v->check->text, v->v.where);
@@ -585,7 +585,7 @@ static void checks_section(struct rep_scn *s, FILE *f)
 	fprintf(f, "\n");
 }
 
-static void waits_section(struct rep *r, struct rep_scn *s, FILE *f)
+static void waits_section(struct report_model *r, struct model_scenario *s, FILE *f)
 {
 	static const char *const base[] = {
 		"waits.events", "waits.p50_usec", "waits.p90_usec",
@@ -602,12 +602,12 @@ static void waits_section(struct rep *r, struct rep_scn *s, FILE *f)
 	for (i = 0; i < sizeof(base) / sizeof(base[0]); i++)
 		strv_add_unique(&m, base[i]);
 	/* each task's waits; those of one reason only where a check reads them */
-	rep_metrics_like(s, &like, "waits.task.", ".events", ".full_timeout_share");
+	model_metrics_like(s, &like, "waits.task.", ".events", ".full_timeout_share");
 	for (i = 0; i < like.n; i++)
 		if (!strstr(like.v[i], ".reason."))
 			strv_add_unique(&m, like.v[i]);
 	/* a checked statistic of a task's waits of a reason, beside their count */
-	rep_check_metrics(s, &checked, "waits.", 1);
+	model_check_metrics(s, &checked, "waits.", 1);
 	for (i = 0; i < checked.n; i++) {
 		dot = strrchr(checked.v[i], '.');
 		if (strstr(checked.v[i], ".reason.") && dot) {
@@ -625,7 +625,7 @@ static void waits_section(struct rep *r, struct rep_scn *s, FILE *f)
 }
 
 /* A table of the metrics PREFIX.COL, one column per COL, titled TITLES. */
-static void columns_table(struct rep *r, struct rep_scn *s, FILE *f, int plen,
+static void columns_table(struct report_model *r, struct model_scenario *s, FILE *f, int plen,
 			  const char *prefix, const char *const *cols,
 			  const char *const *titles, size_t ncols)
 {
@@ -645,7 +645,7 @@ static void columns_table(struct rep *r, struct rep_scn *s, FILE *f, int plen,
 }
 
 /* The writeback_end_batch metrics, where the kernel traced completions. */
-static void completion_section(struct rep *r, struct rep_scn *s, FILE *f)
+static void completion_section(struct report_model *r, struct model_scenario *s, FILE *f)
 {
 	static const char *const cols[] = {
 		"events_per_s", "folios_p50", "folios_p90", "folios_max",
@@ -656,7 +656,7 @@ static void completion_section(struct rep *r, struct rep_scn *s, FILE *f)
 		"gap p50 (ms)", "gap p90 (ms)", "reclaim folios/s", "MB/s",
 	};
 
-	if (!rep_any_group_max_above(s, "completion.events", 0))
+	if (!model_any_group_max_above(s, "completion.events", 0))
 		return;
 	fprintf(f, "### Writeback completions\n\n");
 	fprintf(f, "Each completion ends writeback on a batch of folios (a bio, an ext4 io_end, a chain of merged xfs ioends: trace event writeback_end_batch); gap: the time between two completions on the device; reclaim folios: folios reclaim had tagged PG_reclaim, so reclaim was waiting for them. Median over the ok runs (min–max when they differ).\n\n");
@@ -664,18 +664,18 @@ static void completion_section(struct rep *r, struct rep_scn *s, FILE *f)
 		      sizeof(cols) / sizeof(cols[0]));
 }
 
-static void workload_section(struct rep *r, struct rep_scn *s, FILE *f)
+static void workload_section(struct report_model *r, struct model_scenario *s, FILE *f)
 {
 	struct strv m = { 0 };
 
 	fprintf(f, "### Workload\n\n");
 	fprintf(f, "Median over the ok runs (min–max when they differ).\n\n");
-	rep_metrics_like(s, &m, "tool.", ".mbps", NULL);
+	model_metrics_like(s, &m, "tool.", ".mbps", NULL);
 	strv_remove_prefix(&m, "tool.verify.");
 	strv_add_unique(&m, "workload.oom_kills");
-	rep_metrics_like(s, &m, "tool.", ".bad_chunks", NULL);
+	model_metrics_like(s, &m, "tool.", ".bad_chunks", NULL);
 	strv_add_unique(&m, "run.simulated_seconds");
-	rep_check_metrics(s, &m, "waits.", 0);
+	model_check_metrics(s, &m, "waits.", 0);
 	metric_table(r, s, f, &m, NULL);
 	fprintf(f, "\n");
 	strv_free(&m);
@@ -686,7 +686,7 @@ static void workload_section(struct rep *r, struct rep_scn *s, FILE *f)
  * of 3 letters and a dot, as fio. and blk.; NAME without a dot), one of
  * them each PREFIX.NAME.DIR.SUFFIX in found, headed "WHAT NAME, DIR:".
  */
-static void name_dir_tables(struct rep *r, struct rep_scn *s, FILE *f,
+static void name_dir_tables(struct report_model *r, struct model_scenario *s, FILE *f,
 			    const struct strv *found, const char *what, const char *suffix,
 			    const char *const *cols, const char *const *titles, size_t ncols)
 {
@@ -708,7 +708,7 @@ static void name_dir_tables(struct rep *r, struct rep_scn *s, FILE *f,
 
 /* fio's figures (fio.JOB.DIR.*, rl-summarize's rows of its JSON), a table
  * per job and direction */
-static void fio_section(struct rep *r, struct rep_scn *s, FILE *f)
+static void fio_section(struct report_model *r, struct model_scenario *s, FILE *f)
 {
 	static const char *const cols[] = {
 		"kb_s", "iops", "clat_p50_us", "clat_p99_us", "clat_p999_us",
@@ -718,7 +718,7 @@ static void fio_section(struct rep *r, struct rep_scn *s, FILE *f)
 	};
 	struct strv jobs = { 0 };
 
-	rep_metrics_like(s, &jobs, "fio.", ".kb_s", NULL);
+	model_metrics_like(s, &jobs, "fio.", ".kb_s", NULL);
 	if (!jobs.n)
 		return;
 	fprintf(f, "### fio\n\n");
@@ -728,7 +728,7 @@ static void fio_section(struct rep *r, struct rep_scn *s, FILE *f)
 	strv_free(&jobs);
 }
 
-static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
+static void iostat_section(struct report_model *r, struct model_scenario *s, FILE *f)
 {
 	/* sysstat 12's columns (sysstat.c), and 2012's avgrq-sz derived */
 	static const char *const cols[] = {
@@ -742,9 +742,9 @@ static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
 	struct strv devs = { 0 };
 	size_t i;
 
-	rep_metrics_like(s, &devs, "iostat.", ".util_mean", NULL);
+	model_metrics_like(s, &devs, "iostat.", ".util_mean", NULL);
 	/* iostat.intervals: iostat ran; a device has rows once it reported a second */
-	if (!devs.n && !rep_any_group_max_above(s, "iostat.intervals", -1))
+	if (!devs.n && !model_any_group_max_above(s, "iostat.intervals", -1))
 		return;
 	fprintf(f, "### iostat (means over the workload)\n\n");
 	if (!devs.n)
@@ -766,7 +766,7 @@ static void iostat_section(struct rep *r, struct rep_scn *s, FILE *f)
 }
 
 /* run.sh --blktrace: blk.DEV.DIR.* (blklat.c), a table per device and direction */
-static void blktrace_section(struct rep *r, struct rep_scn *s, FILE *f)
+static void blktrace_section(struct report_model *r, struct model_scenario *s, FILE *f)
 {
 	static const char *const cols[] = {
 		"completions", "d2c_ms_p50", "d2c_ms_p90", "q2c_ms_p50", "q2c_ms_p90",
@@ -778,7 +778,7 @@ static void blktrace_section(struct rep *r, struct rep_scn *s, FILE *f)
 	};
 	struct strv reqs = { 0 };
 
-	rep_metrics_like(s, &reqs, "blk.", ".completions", NULL);
+	model_metrics_like(s, &reqs, "blk.", ".completions", NULL);
 	if (!reqs.n)
 		return;
 	fprintf(f, "### blktrace (requests of the workload)\n\n");
@@ -788,7 +788,7 @@ static void blktrace_section(struct rep *r, struct rep_scn *s, FILE *f)
 	strv_free(&reqs);
 }
 
-static void counters_section(struct rep *r, struct rep_scn *s, FILE *f)
+static void counters_section(struct report_model *r, struct model_scenario *s, FILE *f)
 {
 	struct strv cells = { 0 }, counters = { 0 };
 	char cell[256];
@@ -798,7 +798,7 @@ static void counters_section(struct rep *r, struct rep_scn *s, FILE *f)
 	fprintf(f, "Median over the ok runs (min–max when they differ) of the debugfs counters after the workload, as `grep -r . /debug/vm` shows them; counters that are 0 in every run are left out.\n\n");
 	for (i = 0; i < r->fs.n; i++)
 		for (j = 0; j < r->modes.n; j++)
-			if (rep_count_runs(r, s->name, r->fs.v[i], r->modes.v[j], 1)) {
+			if (model_count_runs(r, s->name, r->fs.v[i], r->modes.v[j], 1)) {
 				snprintf(cell, sizeof(cell), "%s/%s", r->fs.v[i], r->modes.v[j]);
 				strv_push(&cells, cell);
 			}
@@ -827,7 +827,7 @@ static void counters_section(struct rep *r, struct rep_scn *s, FILE *f)
 			const struct agg_group *g;
 
 			*slash = '\0';
-			g = rep_group(s, cells.v[i], slash + 1, counters.v[j]);
+			g = model_group(s, cells.v[i], slash + 1, counters.v[j]);
 			*slash = '/';
 			fprintf(f, " ");
 			if (g)
@@ -844,10 +844,10 @@ out:
 	strv_free(&counters);
 }
 
-static void scenario_section(struct rep *r, struct rep_scn *s, FILE *f,
+static void scenario_section(struct report_model *r, struct model_scenario *s, FILE *f,
 			     FILE *notes)
 {
-	const struct rep_run *first = rep_first_run(r, s->name);
+	const struct model_run *first = model_first_run(r, s->name);
 	char *mem = NULL, *tmo = NULL, *prof = NULL, *model = NULL;
 	size_t i;
 
@@ -882,10 +882,10 @@ static void scenario_section(struct rep *r, struct rep_scn *s, FILE *f,
 	free(prof);
 	free(model);
 	fprintf(f, "**Parameters:** ");
-	rep_print_params(r, first, f);
+	model_print_params(r, first, f);
 	fprintf(f, "\n\n**Knobs:**\n\n");
 	for (i = 0; i < r->modes.n; i++)
-		rep_knob_line(r, s->name, r->modes.v[i], f);
+		model_knob_line(r, s->name, r->modes.v[i], f);
 	fprintf(f, "\n");
 	checks_section(s, f);
 	waits_section(r, s, f);
@@ -895,10 +895,10 @@ static void scenario_section(struct rep *r, struct rep_scn *s, FILE *f,
 	iostat_section(r, s, f);
 	blktrace_section(r, s, f);
 	counters_section(r, s, f);
-	rep_plots_section(r, s, f, notes);
+	plots_section(r, s, f, notes);
 }
 
-int report_markdown(struct rep *r, FILE *f, FILE *notes)
+int report_markdown(struct report_model *r, FILE *f, FILE *notes)
 {
 	size_t i;
 
@@ -916,7 +916,7 @@ int report_markdown(struct rep *r, FILE *f, FILE *notes)
 			"What a guest left that is not a regular file, or larger than its limit, is not read (scripts/tools/guest-read.h); the tables and plots lack what it held.\n\n");
 		for (i = 0; i < r->refused->n; i++) {
 			fprintf(f, "- ");
-			rep_md_text(f, r->refused->v[i]);
+			md_text(f, r->refused->v[i]);
 			fprintf(f, "\n");
 		}
 		fprintf(f, "\n");

@@ -9,7 +9,7 @@
  * workload-seconds and *.progress in guest/, read through guest-read.h),
  * MATRIX/matrix.conf, MATRIX/NAME.err
  * and the scenario files (scenario.c).  The statistics and the checks are
- * aggregate.c's; summary rows are read by metric name.  Plots are gnuplot
+ * aggregate-stats.c's and aggregate-checks.c's; summary rows are read by metric name.  Plots are gnuplot
  * scripts and data written into the plots folder and drawn by gnuplot.
  * The same runs give the same report.
  */
@@ -21,7 +21,7 @@
 
 #include "conf.h"
 
-struct rep_opts {
+struct report_opts {
 	const char *matrix;		/* the matrix folder */
 	const char *scenarios;		/* folder of NAME.scn */
 	const char *fs_order;		/* "ext4 xfs ...": the catalogue's order */
@@ -30,15 +30,15 @@ struct rep_opts {
 };
 
 /* Numbers for people: whole above 1000 or when whole, else 3 digits. */
-void rep_fmt(char *buf, size_t size, double v);
+void format_readable(char *buf, size_t size, double v);
 
 /* A compare.sh error line without "reclaimlab: " and a trailing "; .../path". */
-void rep_err_line(char *line);
+void strip_error_line(char *line);
 
 /* Writes a guest-written string into report.md as plain text: see report.c. */
-void rep_md_text(FILE *f, const char *s);
+void md_text(FILE *f, const char *s);
 
 /* Whether a guest-written name may go into a gnuplot script: [A-Za-z0-9._-]. */
-int rep_safe_name(const char *name);
+int is_gnuplot_safe_name(const char *name);
 
 #endif

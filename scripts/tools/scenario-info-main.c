@@ -122,40 +122,74 @@ static void print_field(const struct scenario *s, const char *name)
 	die_usage("unknown --field '%s' (valid: title Measures Headline Thread Compare)", name);
 }
 
+enum { OPT_PRESET = 256, OPT_SET, OPT_FIELD, OPT_PARAMS, OPT_CHECKS, OPT_HELP };
+
+static const struct option long_options[] = {
+	{ "preset", required_argument, NULL, OPT_PRESET },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "field", required_argument, NULL, OPT_FIELD },
+	{ "params", no_argument, NULL, OPT_PARAMS },
+	{ "checks", no_argument, NULL, OPT_CHECKS },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void __attribute__((noreturn)) bad_argument(const char *arg)
+{
+	fputs(usage_text, stderr);
+	die_usage("bad argument '%s' (valid: --preset NAME --set KEY=VALUE --field NAME --params --checks --help, then one FILE)",
+		  arg);
+}
+
 int main(int argc, char **argv)
 {
 	static struct scenario s;
 	const char *file = NULL, *field = NULL, *mode = "data", *preset = NULL;
-	char err[1024];
-	int i, nsets = 0;
+	char err[1024], bad[8];
+	int c, i, nsets = 0;
 	size_t j;
 	const char **sets = calloc((size_t)argc, sizeof(*sets));
 
 	if (!sets)
 		die_usage("out of memory");
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help")) {
+	while ((c = getopt_long(argc, argv, "-:", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_HELP:
 			fputs(usage_text, stdout);
 			free(sets);
 			return 0;
-		} else if (!strcmp(argv[i], "--preset") && i + 1 < argc) {
-			preset = argv[++i];
-		} else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
-			sets[nsets++] = argv[++i];
-		} else if (!strcmp(argv[i], "--field") && i + 1 < argc) {
+		case OPT_PRESET:
+			preset = optarg;
+			break;
+		case OPT_SET:
+			sets[nsets++] = optarg;
+			break;
+		case OPT_FIELD:
 			mode = "field";
-			field = argv[++i];
-		} else if (!strcmp(argv[i], "--params")) {
+			field = optarg;
+			break;
+		case OPT_PARAMS:
 			mode = "params";
-		} else if (!strcmp(argv[i], "--checks")) {
+			break;
+		case OPT_CHECKS:
 			mode = "checks";
-		} else if (argv[i][0] == '-' || file) {
-			fputs(usage_text, stderr);
-			die_usage("bad argument '%s' (valid: --preset NAME --set KEY=VALUE --field NAME --params --checks --help, then one FILE)",
-				  argv[i]);
-		} else {
-			file = argv[i];
+			break;
+		case 1:
+			if (optarg[0] != '-' && !file) {
+				file = optarg;
+				break;
+			}
+			bad_argument(optarg);
+		case ':':	/* an option without its value */
+			bad_argument(argv[optind - 1]);
+		default:
+			bad_argument(cli_refused_option(argv, bad, sizeof(bad)));
 		}
+	}
+	for (; optind < argc; optind++) {	/* after "--" */
+		if (file)
+			bad_argument(argv[optind]);
+		file = argv[optind];
 	}
 	if (!file) {
 		fputs(usage_text, stderr);

@@ -159,8 +159,12 @@ static void range_text(const struct scn_param *p, char *out, size_t size)
 		snprintf(out, size, "%.*s or more", nlo, lo);
 }
 
-int scn_check_value(const struct scn_param *p, const char *value, char *err,
-		    size_t errlen)
+/*
+ * Checks value against p's type; 0 if it fits, else -1 and a message that
+ * names the value and the valid ones.
+ */
+static int scn_check_value(const struct scn_param *p, const char *value,
+			   char *err, size_t errlen)
 {
 	char range[SCN_VALUE_MAX + 16];
 	uint64_t v;

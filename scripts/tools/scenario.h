@@ -100,13 +100,6 @@ int scn_parse(const char *name, const char *text, struct scenario *s,
 
 struct scn_param *scn_param(struct scenario *s, const char *name);
 
-/*
- * Checks value against p's type; 0 if it fits, else -1 and a message that
- * names the value and the valid ones.
- */
-int scn_check_value(const struct scn_param *p, const char *value, char *err,
-		    size_t errlen);
-
 /* "KEY=VALUE" from the command line: checked, then the parameter's value. */
 int scn_set(struct scenario *s, const char *kv, char *err, size_t errlen);
 

@@ -38,14 +38,14 @@ int main(int argc, char **argv)
 	if (argc != 2 || argv[1][0] == '-')
 		cli_die_usage(PROG, "usage: " PROG " RUNDIR (one run folder)");
 	n = strlen(argv[1]) + 32;
-	conf = rep_xmalloc(n);
+	conf = xmalloc(n);
 	snprintf(conf, n, "%s/run.conf", argv[1]);
 	if (access(conf, R_OK))
 		cli_die_usage(PROG, "'%s' is not a run folder (no run.conf)", argv[1]);
 	free(conf);
-	derived = rep_xmalloc(n);
-	tmp = rep_xmalloc(n);
-	final = rep_xmalloc(n);
+	derived = xmalloc(n);
+	tmp = xmalloc(n);
+	final = xmalloc(n);
 	snprintf(derived, n, "%s/" RL_DERIVED_DIR, argv[1]);
 	snprintf(tmp, n, "%s/summary.tsv.tmp", derived);
 	snprintf(final, n, "%s/summary.tsv", derived);

@@ -80,10 +80,10 @@ static void row_num(struct rows *r, const char *metric, double v)
 static char *host_file(const char *dir, const char *name)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = rep_xmalloc(n), *t;
+	char *p = xmalloc(n), *t;
 
 	snprintf(p, n, "%s/%s", dir, name);
-	t = rep_read_file(p, NULL);
+	t = read_whole_file(p, NULL);
 	free(p);
 	return t;
 }
@@ -91,7 +91,7 @@ static char *host_file(const char *dir, const char *name)
 /*
  * Marks the run: input.refused NAME, a guest file that gave no rows (not
  * a regular file, over its cap, bad values), or input.cut NAME, one whose
- * values were bounded.  A text row: aggregate.c keeps it out of the
+ * values were bounded.  A text row: aggregate-rows.c keeps it out of the
  * statistics, the report lists it.
  */
 static void mark_input(struct rows *r, const char *what, const char *name,
@@ -99,7 +99,7 @@ static void mark_input(struct rows *r, const char *what, const char *name,
 {
 	fprintf(stderr, "rl-summarize: %s/%s/%s: %s\n", r->dir, RL_GUEST_DIR, name, why);
 	fprintf(r->out, "%s\tinput.%s\t%s\n", r->prefix, what,
-		rep_safe_name(name) ? name : "(a file with an unsafe name)");
+		is_gnuplot_safe_name(name) ? name : "(a file with an unsafe name)");
 }
 
 /* why of a guest-read.h message "PATH: why" */
@@ -113,7 +113,7 @@ static const char *reason(const char *err, const char *path)
 static char *guest_path(const struct rows *r, const char *name)
 {
 	size_t n = strlen(r->dir) + strlen(name) + sizeof(RL_GUEST_DIR) + 2;
-	char *p = rep_xmalloc(n);
+	char *p = xmalloc(n);
 
 	snprintf(p, n, "%s/" RL_GUEST_DIR "/%s", r->dir, name);
 	return p;
@@ -214,7 +214,7 @@ static int trace_rows(struct rows *r, const char *derived, char *err,
 		mark_input(r, "cut", "trace.txt", why);
 	}
 	/* the trace's files beside the summary: made anew, never written through */
-	path = rep_xmalloc(dn);
+	path = xmalloc(dn);
 	for (k = 0; k < 4 && !rc; k++) {
 		static const char *const names[] = {
 			"waits-hist.tsv", "waits-cdf.tsv", "waits-series.tsv",
@@ -254,7 +254,7 @@ static int trace_rows(struct rows *r, const char *derived, char *err,
 	fclose(tsv);
 	tracestat_free(&ts);
 	/* waits.KEY, comm.NAME.* as waits.task.NAME.*, not the task-pid table */
-	for (p = tsvbuf; (line = rep_next_line(&p));) {
+	for (p = tsvbuf; (line = next_line(&p));) {
 		char metric[512], *tab = strchr(line, '\t');
 
 		if (!tab || !strncmp(line, "task.", 5))
@@ -283,7 +283,7 @@ static void counter_rows(struct rows *r, char *text)
 {
 	char metric[256], *p = text, *l;
 
-	while ((l = rep_next_line(&p))) {
+	while ((l = next_line(&p))) {
 		char *c = strchr(l, ':');
 
 		if (!c || (size_t)(c - l) > 200)
@@ -300,7 +300,7 @@ static void vmstat_rows(struct rows *r, char *before, char *after)
 	char metric[256], name[200], *p = after, *l;
 	long long a, b;
 
-	while ((l = rep_next_line(&p))) {
+	while ((l = next_line(&p))) {
 		char *q, *bl;
 
 		if (sscanf(l, "%199s %lld", name, &a) != 2)
@@ -367,7 +367,7 @@ static void tool_rows(struct rows *r, const char *name, char *text)
 	size_t n[NKEYS] = { 0 }, k;
 	char metric[512], *p = text, *l;
 
-	while ((l = rep_next_line(&p))) {
+	while ((l = next_line(&p))) {
 		char *tok, *save;
 
 		if (strncmp(l, "op=", 3))
@@ -419,7 +419,7 @@ static int fio_job_seen(struct fio_jobs *seen, const char *name)
 	seen->names = realloc(seen->names, (seen->n + 1) * sizeof(*seen->names));
 	if (!seen->names)
 		abort();
-	seen->names[seen->n++] = rep_xstrdup(name);
+	seen->names[seen->n++] = xstrdup(name);
 	return 0;
 }
 
@@ -451,7 +451,7 @@ static void fio_rows(struct rows *r, const char *text, struct fio_jobs *seen)
 		const char *name = json_string(job, "jobname");
 		const double *e = json_number(job, "error");
 
-		if (!name || !rep_safe_name(name) || strchr(name, '.') || strlen(name) > 200 ||
+		if (!name || !is_gnuplot_safe_name(name) || strchr(name, '.') || strlen(name) > 200 ||
 		    fio_job_seen(seen, name))
 			continue;
 		if (e) {
@@ -505,7 +505,7 @@ static void blk_rows(struct rows *r, const char *name)
 
 	if (!text)
 		return;
-	dev = rep_xstrdup(name);
+	dev = xstrdup(name);
 	dev[strlen(dev) - strlen(".blktrace.bin")] = '\0';
 	if (blklat_read((const unsigned char *)text, len, &lat, err, sizeof(err)) < 0) {
 		fprintf(stderr, "rl-summarize: %s/%s/%s: %s; no blk.%s rows\n", r->dir,
@@ -610,7 +610,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 		if (len > 4 && !strcmp(name + len - 4, ".out") &&
 		    (t = guest_file(&r, name, GUEST_MAX_TOOL_OUT, NULL))) {
 			list[i]->d_name[len - 4] = '\0';
-			if (rep_safe_name(name))
+			if (is_gnuplot_safe_name(name))
 				tool_rows(&r, name, t);
 			free(t);
 		} else if (len > 9 && !strcmp(name + len - 9, ".fio.json") &&
@@ -618,7 +618,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 			fio_rows(&r, t, &fio_seen);
 			free(t);
 		} else if (len > 13 && !strcmp(name + len - 13, ".blktrace.bin") &&
-			   rep_safe_name(name) && !memchr(name, '.', len - 13)) {
+			   is_gnuplot_safe_name(name) && !memchr(name, '.', len - 13)) {
 			blk_rows(&r, name);
 		}
 		free(list[i]);

@@ -123,85 +123,123 @@ static void check_filters(struct tracestat *ts, const struct opts *o)
 			  o->task, TRACESTAT_NAME_MAX - 1);
 }
 
-/* Stores the value of option opt, given as "--opt=v" (eq) or "--opt v". */
-static int take_value(int argc, char **argv, int i, const char *opt,
-		      const char *eq, const char **val, const char *valid)
+enum {
+	OPT_DURATION = 256, OPT_TSV, OPT_BY_COMM, OPT_HIST, OPT_CDF, OPT_SERIES,
+	OPT_WINDOW, OPT_BIN, OPT_REASON, OPT_TASK, OPT_HELP,
+};
+
+static const struct option long_options[] = {
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "tsv", no_argument, NULL, OPT_TSV },
+	{ "by-comm", no_argument, NULL, OPT_BY_COMM },
+	{ "hist", required_argument, NULL, OPT_HIST },
+	{ "cdf", required_argument, NULL, OPT_CDF },
+	{ "series", required_argument, NULL, OPT_SERIES },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "bin", required_argument, NULL, OPT_BIN },
+	{ "reason", required_argument, NULL, OPT_REASON },
+	{ "task", required_argument, NULL, OPT_TASK },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The long option of value opt, NULL if none. */
+static const char *option_name(int opt)
 {
-	if (eq) {
-		*val = eq + 1;
-		return i;
-	}
-	if (i + 1 >= argc)
-		die_usage("option '%s' needs a value (valid: %s %s)", opt, opt,
-			  valid);
-	*val = argv[i + 1];
-	return i + 1;
+	const struct option *l;
+
+	for (l = long_options; l->name; l++)
+		if (l->val == opt)
+			return l->name;
+	return NULL;
 }
 
-static int parse_option(int argc, char **argv, int i, struct opts *o)
+/* What the value of an option is called, for the message when it lacks one. */
+static const char *value_name(int opt)
 {
-	const char *arg = argv[i], *eq = strchr(arg, '='), *val = NULL;
-	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-	char name[32];
-
-	if (len >= sizeof(name))
-		die_usage("unknown option '%s' (valid: %s)", arg, OPTIONS_VALID);
-	memcpy(name, arg, len);
-	name[len] = '\0';
-	if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
-		fputs(usage_text, stdout);
-		exit(0);
-	} else if (!strcmp(name, "--tsv")) {
-		if (eq)
-			die_usage("option '--tsv' takes no value (valid: --tsv)");
-		o->tsv = 1;
-	} else if (!strcmp(name, "--duration")) {
-		i = take_value(argc, argv, i, name, eq, &val, "SECONDS");
-		o->duration = parse_duration(val);
-	} else if (!strcmp(name, "--by-comm")) {
-		if (eq)
-			die_usage("option '--by-comm' takes no value (valid: --by-comm)");
-		o->by_comm = 1;
-	} else if (!strcmp(name, "--series")) {
-		i = take_value(argc, argv, i, name, eq, &o->series, "FILE");
-	} else if (!strcmp(name, "--window")) {
-		i = take_value(argc, argv, i, name, eq, &val, "T0,T1");
-		parse_window(val, o);
-	} else if (!strcmp(name, "--bin")) {
-		i = take_value(argc, argv, i, name, eq, &val, "SECONDS");
-		o->bin = parse_duration(val);
-	} else if (!strcmp(name, "--hist")) {
-		i = take_value(argc, argv, i, name, eq, &o->hist, "FILE");
-	} else if (!strcmp(name, "--cdf")) {
-		i = take_value(argc, argv, i, name, eq, &o->cdf, "FILE");
-	} else if (!strcmp(name, "--reason")) {
-		i = take_value(argc, argv, i, name, eq, &o->reason, "R");
-	} else if (!strcmp(name, "--task")) {
-		i = take_value(argc, argv, i, name, eq, &o->task, "COMM");
-	} else {
-		die_usage("unknown option '%s' (valid: %s)", arg, OPTIONS_VALID);
+	switch (opt) {
+	case OPT_DURATION:
+	case OPT_BIN:
+		return "SECONDS";
+	case OPT_WINDOW:
+		return "T0,T1";
+	case OPT_REASON:
+		return "R";
+	case OPT_TASK:
+		return "COMM";
+	default:
+		return "FILE";
 	}
-	return i;
+}
+
+static void add_file(struct opts *o, const char *arg)
+{
+	if (o->file)
+		die_usage("extra argument '%s' (valid: one FILE, or - for stdin)", arg);
+	o->file = arg;
 }
 
 static void parse_args(int argc, char **argv, struct opts *o)
 {
-	int i, opts_done = 0;
+	const char *name;
+	char bad[8];
+	int c;
 
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (!opts_done && !strcmp(arg, "--")) {
-			opts_done = 1;
-		} else if (!opts_done && arg[0] == '-' && arg[1]) {
-			i = parse_option(argc, argv, i, o);
-		} else if (o->file) {
-			die_usage("extra argument '%s' (valid: one FILE, or - for stdin)",
-				  arg);
-		} else {
-			o->file = arg;
+	/* in order, files among the options; "--" ends them */
+	while ((c = getopt_long(argc, argv, "-:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			add_file(o, optarg);
+			break;
+		case 'h':
+		case OPT_HELP:
+			fputs(usage_text, stdout);
+			exit(0);
+		case OPT_TSV:
+			o->tsv = 1;
+			break;
+		case OPT_DURATION:
+			o->duration = parse_duration(optarg);
+			break;
+		case OPT_BY_COMM:
+			o->by_comm = 1;
+			break;
+		case OPT_SERIES:
+			o->series = optarg;
+			break;
+		case OPT_WINDOW:
+			parse_window(optarg, o);
+			break;
+		case OPT_BIN:
+			o->bin = parse_duration(optarg);
+			break;
+		case OPT_HIST:
+			o->hist = optarg;
+			break;
+		case OPT_CDF:
+			o->cdf = optarg;
+			break;
+		case OPT_REASON:
+			o->reason = optarg;
+			break;
+		case OPT_TASK:
+			o->task = optarg;
+			break;
+		case ':':
+			name = option_name(optopt);
+			die_usage("option '--%s' needs a value (valid: --%s %s)", name, name,
+				  value_name(optopt));
+		default:
+			/* "--tsv=1": a known option that takes no value */
+			name = option_name(optopt);
+			if (name)
+				die_usage("option '--%s' takes no value (valid: --%s)", name, name);
+			die_usage("unknown option '%s' (valid: %s)",
+				  cli_refused_option(argv, bad, sizeof(bad)), OPTIONS_VALID);
 		}
 	}
+	for (; optind < argc; optind++)
+		add_file(o, argv[optind]);
 	if (!o->file)
 		o->file = "-";
 	if (!o->series && (o->have_window || o->bin > 0))

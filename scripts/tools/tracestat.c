@@ -287,7 +287,11 @@ static int field_word(const char *fields, const char *key, char *buf)
 	return 0;
 }
 
-const char *tracestat_reason_name(const char *word)
+/*
+ * Canonical name of a known reason, also given as upstream's
+ * VMSCAN_THROTTLE_X; NULL for any other word.
+ */
+static const char *tracestat_reason_name(const char *word)
 {
 	size_t i;
 

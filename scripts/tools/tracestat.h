@@ -209,12 +209,6 @@ void tracestat_finish(struct tracestat *ts);
 void tracestat_free(struct tracestat *ts);
 
 /*
- * Canonical name of a known reason, also given as upstream's
- * VMSCAN_THROTTLE_X; NULL for any other word.
- */
-const char *tracestat_reason_name(const char *word);
-
-/*
  * A non-negative decimal number of s[0..len), digits only, at most max;
  * 0, or -1 for anything else.
  */

@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "blklat.h"
-#include "report-model.h"
+#include "util.h"
 
 #define W (2u << 16)		/* BLK_TC_WRITE as a category bit */
 #define R (1u << 16)		/* BLK_TC_READ */
@@ -174,7 +174,7 @@ TEST(test_guest_blktrace)
 	if (!fixtures)
 		return;
 	snprintf(path, sizeof(path), "%s/blktrace/ubda.blktrace.bin", fixtures);
-	text = rep_read_file(path, &len);
+	text = read_whole_file(path, &len);
 	CHECK(text != NULL);
 	if (!text)
 		return;

@@ -10,17 +10,17 @@ TEST(test_fmt_numbers_for_people)
 {
 	char b[32];
 
-	rep_fmt(b, sizeof(b), 0);
+	format_readable(b, sizeof(b), 0);
 	CHECK_STR(b, "0");
-	rep_fmt(b, sizeof(b), 12345.678);
+	format_readable(b, sizeof(b), 12345.678);
 	CHECK_STR(b, "12346");
-	rep_fmt(b, sizeof(b), 153.94);
+	format_readable(b, sizeof(b), 153.94);
 	CHECK_STR(b, "153.9");
-	rep_fmt(b, sizeof(b), 0.183333);
+	format_readable(b, sizeof(b), 0.183333);
 	CHECK_STR(b, "0.183");
-	rep_fmt(b, sizeof(b), -2.5);
+	format_readable(b, sizeof(b), -2.5);
 	CHECK_STR(b, "-2.5");
-	rep_fmt(b, sizeof(b), 7);
+	format_readable(b, sizeof(b), 7);
 	CHECK_STR(b, "7");
 }
 
@@ -30,22 +30,22 @@ TEST(test_err_line)
 	char b[] = "reclaimlab: guest command failed with status 137; output: /x/guest.log";
 	char c[] = "reclaimlab: could not summarize; see the log";
 
-	rep_err_line(a);
+	strip_error_line(a);
 	CHECK_STR(a, "guest hung: killed after 120s");
-	rep_err_line(b);
+	strip_error_line(b);
 	CHECK_STR(b, "guest command failed with status 137");
-	rep_err_line(c);
+	strip_error_line(c);
 	CHECK_STR(c, "could not summarize; see the log");
 }
 
 TEST(test_safe_names)
 {
-	CHECK(rep_safe_name("v1-writer1"));
-	CHECK(rep_safe_name("usemem.2"));
-	CHECK(!rep_safe_name(""));
-	CHECK(!rep_safe_name("a'b"));
-	CHECK(!rep_safe_name("x;system('id')"));
-	CHECK(!rep_safe_name("a b"));
+	CHECK(is_gnuplot_safe_name("v1-writer1"));
+	CHECK(is_gnuplot_safe_name("usemem.2"));
+	CHECK(!is_gnuplot_safe_name(""));
+	CHECK(!is_gnuplot_safe_name("a'b"));
+	CHECK(!is_gnuplot_safe_name("x;system('id')"));
+	CHECK(!is_gnuplot_safe_name("a b"));
 }
 
 TEST(test_html_tables_lists_and_escaping)
@@ -103,41 +103,41 @@ static int one_gp_literal(const char *q)
 
 TEST(test_gnuplot_quoting)
 {
-	char q[REP_GP_QUOTED_SIZE], small[5], tiny[3], big[1001];
+	char q[GNUPLOT_QUOTED_SIZE], small[5], tiny[3], big[1001];
 
 	/* the exploit of a mode name: a title that ran a command */
-	rep_gp_quote(q, sizeof(q), "patched'; system \"id >X\"; print '");
+	gnuplot_quote(q, sizeof(q), "patched'; system \"id >X\"; print '");
 	CHECK_STR(q, "'patched''; system \"id >X\"; print '''");
 	CHECK(one_gp_literal(q));
 	/* "set title 'fs-completion, " + value + ..." made in one piece */
-	rep_gp_quote(q, sizeof(q), "fs-completion, patched'\nsystem 'id'\n");
+	gnuplot_quote(q, sizeof(q), "fs-completion, patched'\nsystem 'id'\n");
 	CHECK_STR(q, "'fs-completion, patched''?system ''id''?'");
 	CHECK(one_gp_literal(q));
-	rep_gp_quote(q, sizeof(q), "a`id`b\t\r\x7f\xc3\xa9");
+	gnuplot_quote(q, sizeof(q), "a`id`b\t\r\x7f\xc3\xa9");
 	CHECK_STR(q, "'a?id?b?" "?" "?" "?" "?'");	/* split: no trigraph */
 	CHECK(one_gp_literal(q));
-	rep_gp_quote(q, sizeof(q), "");
+	gnuplot_quote(q, sizeof(q), "");
 	CHECK_STR(q, "''");
-	rep_gp_quote(q, sizeof(q), "patched@6.1 (342 waits)");
+	gnuplot_quote(q, sizeof(q), "patched@6.1 (342 waits)");
 	CHECK_STR(q, "'patched@6.1 (342 waits)'");
-	/* bounded: REP_GP_STRING_MAX characters, and quotes doubled within */
+	/* bounded: GNUPLOT_STRING_MAX characters, and quotes doubled within */
 	memset(big, 'a', 1000);
 	big[1000] = '\0';
-	rep_gp_quote(q, sizeof(q), big);
-	CHECK_EQ_INT(strlen(q), REP_GP_STRING_MAX + 2);
+	gnuplot_quote(q, sizeof(q), big);
+	CHECK_EQ_INT(strlen(q), GNUPLOT_STRING_MAX + 2);
 	CHECK(one_gp_literal(q));
 	memset(big, '\'', 1000);
-	rep_gp_quote(q, sizeof(q), big);
-	CHECK_EQ_INT(strlen(q), 2 * REP_GP_STRING_MAX + 2);
+	gnuplot_quote(q, sizeof(q), big);
+	CHECK_EQ_INT(strlen(q), 2 * GNUPLOT_STRING_MAX + 2);
 	CHECK(one_gp_literal(q));
 	/* a small buffer cuts, never between the two quotes of a pair */
-	rep_gp_quote(small, sizeof(small), "''''");
+	gnuplot_quote(small, sizeof(small), "''''");
 	CHECK_STR(small, "''''");
 	CHECK(one_gp_literal(small));
-	rep_gp_quote(small, sizeof(small), "x'y");
+	gnuplot_quote(small, sizeof(small), "x'y");
 	CHECK_STR(small, "'x'");
 	CHECK(one_gp_literal(small));
-	rep_gp_quote(tiny, sizeof(tiny), "abc");
+	gnuplot_quote(tiny, sizeof(tiny), "abc");
 	CHECK_STR(tiny, "''");
 }
 
@@ -150,7 +150,7 @@ TEST(test_md_text_of_guest_values)
 	CHECK(f != NULL);
 	if (!f)
 		return;
-	rep_md_text(f, "vm.x=[a](javascript:alert(1)) `c` **b** |t| <i>\n");
+	md_text(f, "vm.x=[a](javascript:alert(1)) `c` **b** |t| <i>\n");
 	fclose(f);
 	CHECK_STR(out, "vm.x=_a_(javascript:alert(1)) _c_ __b__ _t_ _i__");
 	free(out);

@@ -132,7 +132,7 @@ TEST(test_fio_json_into_rows)
 	if (!fixtures)
 		return;
 	snprintf(path, sizeof(path), "%s/fio/rl-small.fio.json", fixtures);
-	json = rep_read_file(path, NULL);
+	json = read_whole_file(path, NULL);
 	CHECK(json != NULL);
 	if (!json)
 		return;
@@ -413,7 +413,7 @@ TEST(test_derived_symlink_not_written_through)
 	rows = summarize(dir, derived, &rc, err, sizeof(err));
 	CHECK_EQ_INT(rc, -1);
 	CHECK(strstr(err, "waits-cdf.tsv: refusing to replace a symbolic link") != NULL);
-	t = rep_read_file(target, NULL);
+	t = read_whole_file(target, NULL);
 	CHECK_STR(t, "keep me\n");
 	free(t);
 	free(rows);
@@ -422,7 +422,7 @@ TEST(test_derived_symlink_not_written_through)
 	rows = summarize(dir, derived, &rc, err, sizeof(err));
 	CHECK_EQ_INT(rc, 0);
 	snprintf(path, sizeof(path), "%s/waits-hist.tsv", derived);
-	t = rep_read_file(path, NULL);
+	t = read_whole_file(path, NULL);
 	CHECK(t && !strncmp(t, "bucket_lo_ms\t", 13));
 	free(t);
 	free(rows);

@@ -5,7 +5,7 @@
  * 12.6.1 in a guest (see its README); the rest is written here.
  */
 #include "check.h"
-#include "report-model.h"
+#include "util.h"
 #include "sysstat.h"
 
 static double mean_of(const struct sysstat_dev *d, const char *metric)
@@ -170,7 +170,7 @@ TEST(test_guest_iostat_json)
 	if (!fixtures)
 		return;
 	snprintf(path, sizeof(path), "%s/sysstat/fs-completion.iostat.json", fixtures);
-	text = rep_read_file(path, NULL);
+	text = read_whole_file(path, NULL);
 	CHECK(text != NULL);
 	if (!text)
 		return;
