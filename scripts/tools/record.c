@@ -11,17 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *file_of(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = xmalloc(n), *t;
-
-	snprintf(p, n, "%s/%s", dir, name);
-	t = read_whole_file(p, NULL);
-	free(p);
-	return t;
-}
-
 static char *conf_or_empty(const char *text, const char *key)
 {
 	char *v = conf_value(text, key);
@@ -35,7 +24,7 @@ int record_load(struct record *rec, const char *dir, const char *name)
 	char *v;
 
 	memset(rec, 0, sizeof(*rec));
-	rec->status_text = file_of(dir, "status");
+	rec->status_text = read_file_in(dir, "status");
 	if (!rec->status_text)
 		return -1;
 	n = strcspn(rec->status_text, "\n");
@@ -46,7 +35,7 @@ int record_load(struct record *rec, const char *dir, const char *name)
 	}
 	rec->name = xstrdup(name);
 	rec->dir = xstrdup(dir);
-	rec->conf = file_of(dir, "run.conf");
+	rec->conf = read_file_in(dir, "run.conf");
 	if (!rec->conf)
 		rec->conf = xstrdup("");
 	rec->scenario = conf_or_empty(rec->conf, "scenario");
@@ -129,7 +118,7 @@ static int old_layout(const char *line)
 int record_rows(const struct record *rec, const char *status,
 		record_row_fn fn, void *arg, char *err, size_t errlen)
 {
-	char *text = file_of(rec->dir, RL_DERIVED_DIR "/summary.tsv");
+	char *text = read_file_in(rec->dir, RL_DERIVED_DIR "/summary.tsv");
 	char *p, *line, *st, metric[256], row[8192];
 	unsigned long lineno = 0;
 	int rc = 0, first = 1;
@@ -182,7 +171,7 @@ int record_rows(const struct record *rec, const char *status,
 
 double record_metric(const struct record *rec, const char *metric)
 {
-	char *text = file_of(rec->dir, RL_DERIVED_DIR "/summary.tsv"), *line, *p = text;
+	char *text = read_file_in(rec->dir, RL_DERIVED_DIR "/summary.tsv"), *line, *p = text;
 	double v = NAN;
 
 	while ((line = next_line(&p))) {

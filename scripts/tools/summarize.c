@@ -76,18 +76,6 @@ static void row_num(struct rows *r, const char *metric, double v)
 	row(r, metric, buf);
 }
 
-/* a file the host wrote into the run folder (run.conf, status) */
-static char *host_file(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = xmalloc(n), *t;
-
-	snprintf(p, n, "%s/%s", dir, name);
-	t = read_whole_file(p, NULL);
-	free(p);
-	return t;
-}
-
 /*
  * Marks the run: input.refused NAME, a guest file that gave no rows (not
  * a regular file, over its cap, bad values), or input.cut NAME, one whose
@@ -554,7 +542,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	static const char *const keys[] = { "scenario", "fs", "profile", "mode", "repeat" };
 	struct rows r = { out, "", dir };
 	struct fio_jobs fio_seen = { NULL, 0 };
-	char *conf = host_file(dir, "run.conf"), *t, *t2, *gdir;
+	char *conf = read_file_in(dir, "run.conf"), *t, *t2, *gdir;
 	const char *base = strrchr(dir, '/');
 	struct dirent **list;
 	size_t k, used;

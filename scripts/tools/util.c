@@ -160,3 +160,14 @@ char *next_line(char **p)
 	}
 	return l;
 }
+
+char *read_file_in(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = xmalloc(n), *t;
+
+	snprintf(p, n, "%s/%s", dir, name);
+	t = read_whole_file(p, NULL);
+	free(p);
+	return t;
+}

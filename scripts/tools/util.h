@@ -37,5 +37,7 @@ void strv_split(struct strv *s, const char *text);
 char *next_line(char **p);
 /* Reads a whole file; malloc'ed and NUL-terminated, NULL if it cannot. */
 char *read_whole_file(const char *path, size_t *len);
+/* read_whole_file() of DIR/NAME, without its length. */
+char *read_file_in(const char *dir, const char *name);
 
 #endif
