@@ -26,6 +26,14 @@ for fs in ext4 xfs vfat btrfs; do
 		rl_counters_snapshot "/results/counters-$fs-$cap"
 	done
 done
+# xfs again with the cap on and its ioends chaining their bios (patch 0028)
+rl_sysctl vm.iomap_chain_bios 1
+sync
+rl_trace_start writeback:writeback_end_batch
+rl-dd write /mnt/xfs/fchain --size 24M --bs 1M --seed 2 >/dev/null
+sync
+sleep 1
+rl_trace_stop /results/trace-xfs-chain.txt
 JOB
 }
 
@@ -89,6 +97,31 @@ t_write_bio_cap_changes_bio_size() {
 		[ "$on" -le $((max_kb * 2)) ] || fail "$fs: a $on-sector write bio with vm.write_bio_cap=1 (max $((max_kb * 2)))"
 		[ "$off" -gt $((max_kb * 2)) ] || fail "$fs: no bio above max_sectors with the cap off: it tests nothing"
 	done
+}
+
+# the folios of each writeback_end_batch event of a trace, one a line
+batch_folios() {
+	sed -n 's/.* writeback_end_batch: .* folios=\([0-9]*\) .*/\1/p' "$1"
+}
+
+# vm.iomap_chain_bios (patch 0028): with the write-bio cap on, an xfs ioend
+# is one request and ends its 128 folios (512 KiB) alone; chained, the bios
+# of one writeback pass end together.  24 MiB and a sync: 48 completions of
+# 128 folios without the chain, 2 (4096 and 2048 folios) with it.
+t_iomap_chain_bios_ends_bios_together() {
+	local run one chain n_one n_chain
+	run=$(completion_run)
+	one=$(batch_folios "$run/guest/trace-xfs-1.txt" | sort -n | tail -1)
+	chain=$(batch_folios "$run/guest/trace-xfs-chain.txt" | sort -n | tail -1)
+	n_one=$(batch_folios "$run/guest/trace-xfs-1.txt" | wc -l)
+	n_chain=$(batch_folios "$run/guest/trace-xfs-chain.txt" | wc -l)
+	echo "xfs, write bios capped: $n_one completions of at most ${one:-no} folios; chained: $n_chain of at most ${chain:-no}"
+	if [ -z "$one" ] || [ -z "$chain" ]; then
+		fail "no xfs completion traced"
+	fi
+	[ "$one" -le 128 ] || fail "a completion of $one folios with capped bios and no chain: more than one 512 KiB request"
+	[ "$chain" -ge 1024 ] || fail "the largest completion of chained bios has $chain folios (expected at least 1024)"
+	[ $((n_chain * 8)) -le "$n_one" ] || fail "$n_chain completions with chained bios against $n_one without"
 }
 
 t_profiles_set_request_size_and_rotational() {

@@ -3,7 +3,8 @@
 # on the inactive list (vm.reclaim_keep_pgreclaim, patch 0023),
 # reclaim_wait() woken only by their rotation (vm.reclaim_wait_rotated,
 # patch 0024; its KUnit suite reclaim_wait_rotated runs in t-15) and none
-# of the writeback waits of 3.6 and 5.16 (vm.reclaim_throttle_writeback=0).
+# of the writeback waits of 3.6 and 5.16 (vm.reclaim_wait_writeback_folio=0,
+# patch 0027; vm.reclaim_throttle_writeback=0).
 
 # fs-completion in the 2012-patched mode: a cgroup v1 writer on an ext4 hdd,
 # cpu clock; prints the run folder
@@ -60,11 +61,12 @@ t_2012_patched_writer_waits_dirty() {
 	knob_applied "$run" vm.reclaim_keep_pgreclaim=1
 	knob_applied "$run" vm.reclaim_wait_rotated=1
 	knob_applied "$run" vm.reclaim_throttle_writeback=0
+	knob_applied "$run" vm.reclaim_wait_writeback_folio=0
 	dirty=$(writer_waits "$run" dirty)
 	echo "writer's waits: dirty $dirty, writeback $(writer_waits "$run" writeback), wait_writeback $(writer_waits "$run" wait_writeback)"
 	[ "$dirty" -ge 100 ] || fail "the writer took $dirty reason=dirty waits in 2012-patched (expected at least 100)"
 	[ "$(writer_waits "$run" writeback)" = 0 ] || fail "the writer slept on VMSCAN_THROTTLE_WRITEBACK with vm.reclaim_throttle_writeback=0"
-	[ "$(writer_waits "$run" wait_writeback)" = 0 ] || fail "the writer waited on a folio's writeback with vm.reclaim_throttle_writeback=0"
+	[ "$(writer_waits "$run" wait_writeback)" = 0 ] || fail "the writer waited on a folio's writeback with vm.reclaim_wait_writeback_folio=0"
 	[ "$(summary_value "$run" workload.oom_kills)" = 0 ] || fail "the writer was OOM-killed"
 }
 
@@ -81,4 +83,20 @@ t_keep_pgreclaim_keeps_folios_inactive() {
 	echo "pages activated: vm.reclaim_keep_pgreclaim=1 $a_on, 0 $a_off"
 	[ "$a_off" -ge 10000 ] || fail "only $a_off pages activated with the knob off: the test tests nothing"
 	[ $((a_on * 100)) -le "$a_off" ] || fail "$a_on pages activated with the knob on, more than 1% of $a_off"
+}
+
+# vm.reclaim_wait_writeback_folio (patch 0027): cgroup v1's folio wait is a
+# knob apart from the 5.16 throttle.  Turned back on in the 2012-patched
+# mode (the throttle still off), the ext4 writer, whose page cache is
+# allocated with __GFP_FS, waits on folios under writeback again and still
+# never on VMSCAN_THROTTLE_WRITEBACK.
+t_folio_wait_is_a_knob_apart_from_the_throttle() {
+	local run waits
+	run=$(k2012_knob_run k2012-folio-wait vm.reclaim_wait_writeback_folio=1)
+	knob_applied "$run" vm.reclaim_wait_writeback_folio=1
+	knob_applied "$run" vm.reclaim_throttle_writeback=0
+	waits=$(writer_waits "$run" wait_writeback)
+	echo "writer's waits with the folio wait on: wait_writeback $waits, writeback $(writer_waits "$run" writeback)"
+	[ "$waits" -ge 5 ] || fail "$waits waits on a folio's writeback with vm.reclaim_wait_writeback_folio=1 (expected at least 5)"
+	[ "$(writer_waits "$run" writeback)" = 0 ] || fail "the writer slept on VMSCAN_THROTTLE_WRITEBACK with vm.reclaim_throttle_writeback=0"
 }

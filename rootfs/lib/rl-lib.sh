@@ -4,6 +4,7 @@
 # Counters, tracing, memory cgroups and sysctl knobs, each in one place.
 
 RL_DEBUG_VM=/sys/kernel/debug/vm
+RL_XFS_REQUEUES=/sys/kernel/debug/xfs/ioend_requeues
 RL_TRACING=/sys/kernel/tracing
 
 # rl_fail REASON: record why the run failed (results/failure-reason, which
@@ -63,12 +64,17 @@ rl_counters_reset() {
 	for f in "$RL_DEBUG_VM"/*; do
 		echo 0 >"$f" || rl_die "cannot reset $f"
 	done
+	[ ! -f "$RL_XFS_REQUEUES" ] || echo 0 >"$RL_XFS_REQUEUES" || rl_die "cannot reset $RL_XFS_REQUEUES"
 }
 
-# Snapshot the counters as `grep -r . /debug/vm` shows them, plus /proc/vmstat.
+# Snapshot the counters as `grep -r . /debug/vm` shows them (and xfs's
+# completion requeues of patch 0029 as xfs_ioend_requeues), plus /proc/vmstat.
 rl_counters_snapshot() { # PREFIX: writes PREFIX.debug-vm and PREFIX.vmstat
 	if [ -d "$RL_DEBUG_VM" ]; then
-		grep -r . "$RL_DEBUG_VM" | sed "s|^$RL_DEBUG_VM/||" | sort >"$1.debug-vm"
+		{
+			grep -r . "$RL_DEBUG_VM" | sed "s|^$RL_DEBUG_VM/||"
+			[ ! -f "$RL_XFS_REQUEUES" ] || echo "xfs_ioend_requeues:$(cat "$RL_XFS_REQUEUES")"
+		} | sort >"$1.debug-vm"
 	else
 		echo absent >"$1.debug-vm"
 	fi
