@@ -305,9 +305,8 @@ start_run() { # NAME
 }
 
 # summarize NAME: the run's summary rows
-# (the host tools were built once, above)
 summarize() {
-	summarize_run "$matrix/runs/$1"
+	"$RL_TOP/scripts/summarize-run.sh" "$matrix/runs/$1" || note "could not summarize $1"
 }
 
 # write_job_list FILE: the job list of the runs still to do, a line each

@@ -46,6 +46,7 @@ if [ "$login" = : ]; then
 	[ ! -d "$job_dir" ] || echo : >"$job_dir/host"
 	[ "$interrupted" = 0 ] || exit 130
 	[ "$finished" = 1 ] || host_failed "no final status ($(run_status "$job_dir")); see $matrix/$name.err"
+	"$RL_TOP/scripts/summarize-run.sh" "$job_dir" || note "could not summarize $name"
 	note "finished $name on this machine: $(run_status "$job_dir")"
 	exit 0
 fi
@@ -107,5 +108,5 @@ echo "$login" >"$job_dir/host"
 if ! run_finished "$job_dir"; then
 	host_failed "no final status ($(run_status "$job_dir")); see $matrix/$name.err"
 fi
-summarize_run "$job_dir"
+"$RL_TOP/scripts/summarize-run.sh" "$job_dir" || note "could not summarize $name"
 note "finished $name on $login: $(run_status "$job_dir")"
