@@ -80,7 +80,7 @@ run_name_parts() {
 # A job list: one line per run, the run folder (MATRIX/runs/NAME, an
 # absolute path) and then run.sh's options for it, separated by tabs.
 # compare.sh --job-list writes one for a batch system, and compare.sh
-# --hosts hands its own (MATRIX/jobs.tsv) to parallel.  A line is read as
+# hands its own (MATRIX/jobs.tsv) to parallel.  A line is read as
 # data: split at its tabs, its words given to run.sh, never to a shell.
 
 # job_line DIR OPTION...: the job list's line of one run
