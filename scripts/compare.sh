@@ -1,6 +1,9 @@
 #!/bin/bash
 # Run a matrix of scenarios x filesystems x modes (x repeats), one UML
-# guest per run, then summarize every run and write the report.
+# guest per run, then write the report.  GNU parallel schedules the runs,
+# on this machine (its login ':', --jobs at once, a guest a CPU) or over
+# the hosts of --hosts; each is a job of scripts/host-run.sh, which runs
+# it, brings its folder into the matrix and summarizes it.
 #
 #   scripts/compare.sh                      the default comparison
 #   scripts/compare.sh --scenario all --fs xfs --repeat 3
@@ -37,7 +40,8 @@ usage: scripts/compare.sh [options]
   --repeat N        runs of each combination, seeds 1 to N (default: 5: a
                     count outcome, OOM kills or zero waits, needs 4 seeds
                     that agree to be decided; 5 decide it with a margin)
-  --jobs N          guests at once (default: number of CPUs)
+  --jobs N          guests at once on this machine, each pinned to a CPU
+                    (default: number of CPUs)
   --timeout SECONDS watchdog per run (default: each scenario's own)
   --clock MODE      guest clock: $RL_CLOCKS (default: $RL_DEFAULT_CLOCK;
                     see scripts/run.sh --help, --time-travel)
@@ -157,10 +161,14 @@ if [ -n "$hosts_file" ]; then
 	RL_SSH=${ssh_given:-$RL_SSH}
 	check_ssh_command "$RL_SSH"
 	export RL_SSH
-	command -v parallel >/dev/null || die "GNU parallel not found; install it with scripts/deps.sh (as root) or apt-get install parallel"
 else
 	[ -z "$ssh_given" ] || die "--ssh is how --hosts reaches a host; give --hosts FILE too"
+	# this machine, --jobs runs at once
+	host_entries=": $jobs"
 fi
+# GNU parallel runs every matrix's runs, on this machine or on hosts
+[ -n "$job_list" ] || command -v parallel >/dev/null ||
+	die "GNU parallel not found; install it with scripts/deps.sh (as root) or apt-get install parallel"
 [ -z "$preset" ] || check_preset_name "$preset"
 # The kernels, each checked, then built once (up to date: a make that
 # finds nothing to do)
@@ -288,28 +296,6 @@ run_options() {
 	fi
 }
 
-start_run() { # NAME
-	local name=$1 dir c opts
-	dir=$matrix/runs/$name
-	# keep what an interrupted attempt left, out of the way
-	set_aside_attempt "$dir"
-	mapfile -t opts < <(run_options "$name")
-	# run.sh itself is the job, so a signal reaches it and it stops its guest
-	# each guest on a host CPU of its own while there are enough
-	c=$(unused_cpu "${cpu_of[*]}")
-	# and it dies with compare.sh, even of SIGKILL: its TERM marks the
-	# run interrupted and stops the guest
-	setpriv --pdeathsig TERM "$RL_TOP/scripts/run.sh" --out "$dir" --cpu "$c" "${opts[@]}" >/dev/null 2>"$matrix/$name.err" &
-	running[$!]=$name
-	cpu_of[$!]=$c
-}
-
-# summarize NAME: the run's summary rows
-# (the host tools were built once, above)
-summarize() {
-	summarize_run "$matrix/runs/$1"
-}
-
 # write_job_list FILE: the job list of the runs still to do, a line each
 write_job_list() {
 	local name opts dir
@@ -320,12 +306,15 @@ write_job_list() {
 	done >"$1"
 }
 
-# run_on_hosts: the runs still to do, spread over the hosts of the hosts
-# file by GNU parallel; each job is scripts/host-run.sh.  A remote host
-# first gets the bundle (once: it is named by its content's hash); a host
-# that cannot be reached or take it is left out.
-run_on_hosts() {
-	local login slots stage="" hash=none logins=() shown="" retried
+# run_jobs: the runs still to do, run by GNU parallel, the one scheduler of
+# a matrix: MATRIX/jobs.tsv, a line each, and an --sshlogin N/HOST per
+# host: ':' (this machine, --jobs runs at once) without --hosts, else each
+# host of the hosts file.  Each job is scripts/host-run.sh, which runs one
+# run on its host, brings it to MATRIX/runs/NAME and summarizes it.  A
+# remote host first gets the bundle (once: it is named by its content's
+# hash); a host that cannot be reached or take it is left out.
+run_jobs() {
+	local login slots stage="" hash=none logins=() shown="" retried n=0 slot=()
 	write_job_list "$matrix/jobs.tsv"
 	retried=$(lines_of "$matrix/hosts.log")
 	while read -r login slots; do
@@ -345,22 +334,32 @@ run_on_hosts() {
 		fi
 		logins+=(--sshlogin "$slots/$login")
 		shown="$shown $login ($slots at once)"
+		n=$((n + slots))
 	done <<<"$host_entries"
 	[ -z "$stage" ] || rm -rf "$stage"
 	[ -n "$shown" ] || die "no host of $hosts_file can take runs"
 	note "${#pending[@]} runs on${shown//:/this machine}"
+	# This machine alone: the guest of job slot N (parallel's {%}, 1 to
+	# the runs at once) runs on CPU N-1 (modulo the CPUs), a CPU of its
+	# own while the runs at once are no more than the CPUs.  Beside other
+	# hosts the slots are numbered across all of them, and run.sh picks a
+	# CPU no other guest of this user is on.
+	[ "${logins[*]}" != "--sshlogin $n/:" ] || slot=(--slot '{%}')
 	# A failed run is tried on each host once at most (--retries: on one
-	# it has not failed on).  A stopped job gets time to stop its guest and
+	# it has not failed on).  Output is not grouped: a job says "run k of
+	# N" when it starts.  A stopped job gets time to stop its guest and
 	# bring back what it left: its shell execs host-run.sh, so that the
 	# signal reaches host-run.sh's trap (a shell waiting for it would die of
-	# the signal, and parallel would take the job for ended).
-	parallel --plus --ssh "$RL_TOP/scripts/parallel-ssh.sh" "${logins[@]}" --retries "$((${#logins[@]} / 2))" \
-		--termseq TERM,30000,KILL,25 --joblog "+$matrix/hosts.joblog" \
-		"exec $(printf %q "$RL_TOP/scripts/host-run.sh") {sshlogin} $hash {}" :::: "$matrix/jobs.tsv" &
-	running[$!]=parallel
+	# the signal, and parallel would take the job for ended).  parallel
+	# dies with compare.sh, even of SIGKILL (its TERM stops every job).
+	setpriv --pdeathsig TERM parallel --plus --ungroup --ssh "$RL_TOP/scripts/parallel-ssh.sh" "${logins[@]}" \
+		--retries "$((${#logins[@]} / 2))" --termseq TERM,30000,KILL,25 --joblog "+$matrix/hosts.joblog" \
+		"exec $(printf %q "$RL_TOP/scripts/host-run.sh") ${slot[*]} --progress {#},$skipped,$total,$n,$(date +%s) {sshlogin} $hash {}" \
+		:::: "$matrix/jobs.tsv" &
+	scheduler=$!
 	# its exit status counts failed jobs; the run folders say which
-	wait "$!" || true
-	unset "running[$!]"
+	wait "$scheduler" || true
+	scheduler=""
 	retried=$(($(lines_of "$matrix/hosts.log") - retried))
 	[ "$retried" = 0 ] || note "attempts their host failed: $retried ($matrix/hosts.log)"
 }
@@ -383,31 +382,16 @@ bundle_images() {
 	! tools_attached 1 || printf '%s\n' guest-tools.img guest-tools.img.stamp
 }
 
-# Collect a run once its guest is gone: summary rows, progress line.
-reap() { # PID
-	local name=${running[$1]}
-	unset "running[$1]" "cpu_of[$1]"
-	done_count=$((done_count + 1))
-	summarize "$name"
-	note "finished $name: $(run_status "$matrix/runs/$name")"
-}
-
-reap_finished() {
-	local pid
-	wait -n || true
-	for pid in "${!running[@]}"; do
-		kill -0 "$pid" 2>/dev/null || reap "$pid"
-	done
-}
-
-declare -A running=() cpu_of=()
+# Stopped (Ctrl-C, SIGTERM, SIGHUP): parallel stops every job (--termseq);
+# each host-run.sh has its run.sh mark the run interrupted and stop its
+# guest, here or on its host, and brings back what it left.
+scheduler=""
 on_signal() {
-	trap - INT TERM
+	trap - INT TERM HUP
 	note "stopping the running guests"
-	# run.sh marks its run interrupted and kills its guest
-	[ "${#running[@]}" = 0 ] || kill -TERM "${!running[@]}" 2>/dev/null || true
+	[ -z "$scheduler" ] || kill -TERM "$scheduler" 2>/dev/null || true
 	wait
-	note "interrupted; finished runs are kept; continue with: scripts/compare.sh --resume $matrix"
+	note "interrupted; finished runs are kept; continue with: scripts/compare.sh --resume $matrix${hosts_file:+ --hosts $hosts_file}"
 	exit 130
 }
 trap on_signal INT TERM HUP
@@ -417,11 +401,13 @@ pending=()
 for name in "${run_names[@]}"; do
 	if run_finished "$matrix/runs/$name"; then
 		# finished, but its runner was killed before it summarized it
-		[ -f "$matrix/runs/$name/$RL_DERIVED/summary.tsv" ] || summarize "$name"
+		[ -f "$matrix/runs/$name/$RL_DERIVED/summary.tsv" ] ||
+			"$RL_TOP/scripts/summarize-run.sh" "$matrix/runs/$name" || note "could not summarize $name"
 	else
 		pending+=("$name")
 	fi
 done
+skipped=$((total - ${#pending[@]}))
 
 if [ -n "$job_list" ]; then
 	write_job_list "$job_list"
@@ -431,36 +417,14 @@ if [ -n "$job_list" ]; then
 fi
 
 begin=$(date +%s)
-if [ -n "$hosts_file" ]; then
-	[ "${#pending[@]}" = 0 ] || run_on_hosts
-	unfinished=0
-	for name in "${pending[@]}"; do
-		run_finished "$matrix/runs/$name" || unfinished=$((unfinished + 1))
-	done
-	finished="all $total"
-	[ "$unfinished" = 0 ] || finished="$((total - unfinished)) of $total"
-	note "$finished runs done in $(($(date +%s) - begin))s; writing the report"
-	"$RL_TOP/scripts/report.sh" "$matrix"
-	[ "$unfinished" = 0 ] ||
-		die "$unfinished runs did not finish on any host (see $matrix/hosts.log and $matrix/NAME.err); continue with: scripts/compare.sh --resume $matrix --hosts $hosts_file"
-	exit 0
-fi
-
-skipped=$((total - ${#pending[@]}))
-done_count=$skipped
+[ "${#pending[@]}" = 0 ] || run_jobs
+unfinished=0
 for name in "${pending[@]}"; do
-	while [ "${#running[@]}" -ge "$jobs" ]; do
-		reap_finished
-	done
-	elapsed=$(($(date +%s) - begin))
-	ran=$((done_count - skipped))
-	eta="?"
-	[ "$ran" -gt 0 ] && eta="$(((total - done_count) * elapsed / ran))s"
-	note "run $((done_count + ${#running[@]} + 1)) of $total: $name (elapsed ${elapsed}s, about $eta left)"
-	start_run "$name"
+	run_finished "$matrix/runs/$name" || unfinished=$((unfinished + 1))
 done
-while [ "${#running[@]}" -gt 0 ]; do
-	reap_finished
-done
-note "all $total runs done in $(($(date +%s) - begin))s; writing the report"
+finished="all $total"
+[ "$unfinished" = 0 ] || finished="$((total - unfinished)) of $total"
+note "$finished runs done in $(($(date +%s) - begin))s; writing the report"
 "$RL_TOP/scripts/report.sh" "$matrix"
+[ "$unfinished" = 0 ] ||
+	die "$unfinished runs did not finish${hosts_file:+ on any host} (see $matrix/hosts.log and $matrix/NAME.err); continue with: scripts/compare.sh --resume $matrix${hosts_file:+ --hosts $hosts_file}"

@@ -8,8 +8,8 @@ set -eu
 # the kernel sources of the lab's series folders (kernel-patches/*/source:
 # the other kernels of compare.sh --kernel), the mkfs tools of the
 # catalogue's filesystems, the packages of its guest tools, and the rest
-# (chromium: the tests render report.html in it; parallel and ssh:
-# compare.sh --hosts)
+# (chromium: the tests render report.html in it; parallel: compare.sh's
+# scheduler; ssh: compare.sh --hosts)
 PACKAGES="linux-source-6.12 $(sed -n '1s/^\(linux-source-[0-9.]*\)$/\1/p' \
 	"$(dirname "$0")"/../kernel-patches/*/source | tr '\n' ' ')busybox-static $(sed -n 's/^\(fs\|tool\)\t[^\t]*\t\([^\t]*\).*/\2/p' \
 	"$(dirname "$0")/catalogue.tsv" | tr '\n' ' ')gcc libc6-dev make bc bison flex

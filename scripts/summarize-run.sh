@@ -4,6 +4,9 @@
 # histogram, CDF and waits per 0.1 s beside it: rl-summarize
 # (scripts/tools/summarize.c), the one reader of a run folder's raw files.
 # What the run is comes from its run.conf; can be run again at any time.
+# The one way a run is summarized: a matrix's job (scripts/host-run.sh,
+# scripts/run-listed.sh), compare.sh --resume for a run finished but not
+# summarized, the benchmarks and the tests all run this script.
 #   scripts/summarize-run.sh RUNDIR
 set -eu
 # shellcheck source=scripts/lib.sh

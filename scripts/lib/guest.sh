@@ -175,16 +175,6 @@ free_host_cpu() {
 	echo "$best"
 }
 
-# unused_cpu "CPU ...": the first host CPU not in the list (the CPUs of
-# the guests a matrix runs), else the last one
-unused_cpu() {
-	local c=0
-	while [ "$c" -lt "$(($(nproc) - 1))" ] && word_in "$c" "$1"; do
-		c=$((c + 1))
-	done
-	echo "$c"
-}
-
 # sweep_stale_tmpdirs: what a runner killed with SIGKILL left (its guest
 # died with it: run.sh's pdeathsig), TMPDIRs whose owner process is gone,
 # guest memory and overlays of gigabytes in /dev/shm.

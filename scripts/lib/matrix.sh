@@ -80,7 +80,7 @@ run_name_parts() {
 # A job list: one line per run, the run folder (MATRIX/runs/NAME, an
 # absolute path) and then run.sh's options for it, separated by tabs.
 # compare.sh --job-list writes one for a batch system, and compare.sh
-# --hosts hands its own (MATRIX/jobs.tsv) to parallel.  A line is read as
+# hands its own (MATRIX/jobs.tsv) to parallel.  A line is read as
 # data: split at its tabs, its words given to run.sh, never to a shell.
 
 # job_line DIR OPTION...: the job list's line of one run
@@ -142,19 +142,15 @@ check_job_value() {
 	[[ "$2" =~ $re ]] || die "bad value '$(printable "$2")' of $1 in a job line (valid: $re)"
 }
 
-# summarize_run DIR: the run's summary rows (derived/summary.tsv)
-summarize_run() {
-	"$RL_HOST_TOOLS/rl-summarize" "$1" || note "could not summarize ${1##*/}"
-}
-
-# run_job_here DIR OPTION...: run.sh into DIR on this machine, then its
-# summary rows; true if the run has a final status, whatever the guest did
-# (a hung or crashed guest is a result), false if it has none
+# run_job_here DIR OPTION...: run.sh into DIR on this machine (a job of
+# scripts/host-run.sh on ':', a line of scripts/run-listed.sh); true if the
+# run has a final status, whatever the guest did (a hung or crashed guest
+# is a result), false if it has none.  The caller summarizes it
+# (scripts/summarize-run.sh).
 run_job_here() {
 	local dir=$1
 	shift
 	set_aside_attempt "$dir"
-	"$RL_TOP/scripts/run.sh" --out "$dir" "$@" >/dev/null || true
-	run_finished "$dir" || return 1
-	summarize_run "$dir"
+	"$RL_TOP/scripts/run.sh" --out "$dir" "$@" </dev/null >/dev/null || true
+	run_finished "$dir"
 }
