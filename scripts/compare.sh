@@ -401,8 +401,7 @@ pending=()
 for name in "${run_names[@]}"; do
 	if run_finished "$matrix/runs/$name"; then
 		# finished, but its runner was killed before it summarized it
-		[ -f "$matrix/runs/$name/$RL_DERIVED/summary.tsv" ] ||
-			"$RL_TOP/scripts/summarize-run.sh" "$matrix/runs/$name" || note "could not summarize $name"
+		[ -f "$matrix/runs/$name/$RL_DERIVED/summary.tsv" ] || summarize_run "$matrix/runs/$name"
 	else
 		pending+=("$name")
 	fi

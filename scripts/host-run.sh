@@ -17,7 +17,7 @@
 # folder is then copied back into the matrix, checked to hold only files
 # and folders, and the scratch folder removed.  The run folder's file
 # 'host' names the host that ran it.  A run with a final status is then
-# summarized (scripts/summarize-run.sh).
+# summarized (summarize_run: scripts/summarize-run.sh).
 #
 # --progress: the job's number SEQ ({#}), the matrix's runs finished
 # before (SKIPPED) and in all (TOTAL), the runs at once over all hosts
@@ -152,7 +152,7 @@ fi
 if ! run_finished "$job_dir"; then
 	host_failed "no final status ($(run_status "$job_dir")); see $matrix/$name.err"
 fi
-"$RL_TOP/scripts/summarize-run.sh" "$job_dir" || note "could not summarize $name"
+summarize_run "$job_dir"
 where=$login
 [ "$where" != : ] || where="this machine"
 note "finished $name on $where: $(run_status "$job_dir")"

@@ -28,5 +28,5 @@ cpu=()
 # necessarily those run.sh would pick
 [ -z "${SLURM_JOB_ID:-}" ] || cpu=(--cpu none)
 run_job_here "$job_dir" "${job_opts[@]}" "${cpu[@]}" || die "the run in $job_dir has no final status"
-"$RL_TOP/scripts/summarize-run.sh" "$job_dir" || note "could not summarize ${job_dir##*/}"
+summarize_run "$job_dir"
 note "$job_dir: $(run_status "$job_dir")"

@@ -42,14 +42,18 @@ counter() {
 	sed -n "s/^$4://p" "$1/guest/counters-$2-$3.debug-vm"
 }
 
+# the folios of each writeback_end_batch event of a trace, one a line
+batch_folios() {
+	sed -n 's/.* writeback_end_batch: .* folios=\([0-9]*\) .*/\1/p' "$1"
+}
+
 t_completion_events_equal_counters() {
 	local run fs cap events folios
 	run=$(completion_run)
 	for fs in ext4 xfs vfat btrfs; do
 		for cap in 0 1; do
 			events=$(grep -c ' writeback_end_batch: ' "$run/guest/trace-$fs-$cap.txt" || true)
-			folios=$(sed -n 's/.* writeback_end_batch: .* folios=\([0-9]*\) .*/\1/p' \
-				"$run/guest/trace-$fs-$cap.txt" | awk '{ n += $1 } END { print n + 0 }')
+			folios=$(batch_folios "$run/guest/trace-$fs-$cap.txt" | awk '{ n += $1 } END { print n + 0 }')
 			echo "$fs cap=$cap: $events completions, $folios folios"
 			[ "$events" -gt 0 ] || fail "$fs: no writeback_end_batch event for 24 MiB written"
 			[ "$events" = "$(counter "$run" $fs $cap nr_writeback_end_batches)" ] ||
@@ -97,11 +101,6 @@ t_write_bio_cap_changes_bio_size() {
 		[ "$on" -le $((max_kb * 2)) ] || fail "$fs: a $on-sector write bio with vm.write_bio_cap=1 (max $((max_kb * 2)))"
 		[ "$off" -gt $((max_kb * 2)) ] || fail "$fs: no bio above max_sectors with the cap off: it tests nothing"
 	done
-}
-
-# the folios of each writeback_end_batch event of a trace, one a line
-batch_folios() {
-	sed -n 's/.* writeback_end_batch: .* folios=\([0-9]*\) .*/\1/p' "$1"
 }
 
 # vm.iomap_chain_bios (patch 0028): with the write-bio cap on, an xfs ioend

@@ -142,11 +142,17 @@ check_job_value() {
 	[[ "$2" =~ $re ]] || die "bad value '$(printable "$2")' of $1 in a job line (valid: $re)"
 }
 
+# summarize_run DIR: the run's summary rows, by scripts/summarize-run.sh,
+# the one way a run is summarized; a run it cannot summarize is noted
+summarize_run() {
+	"$RL_TOP/scripts/summarize-run.sh" "$1" || note "could not summarize ${1##*/}"
+}
+
 # run_job_here DIR OPTION...: run.sh into DIR on this machine (a job of
 # scripts/host-run.sh on ':', a line of scripts/run-listed.sh); true if the
 # run has a final status, whatever the guest did (a hung or crashed guest
 # is a result), false if it has none.  The caller summarizes it
-# (scripts/summarize-run.sh).
+# (summarize_run).
 run_job_here() {
 	local dir=$1
 	shift
