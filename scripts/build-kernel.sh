@@ -209,12 +209,14 @@ make_config() {
 	rm -rf "$scratch"
 }
 
-mkdir -p "$RL_BUILD/src" "$CCACHE_DIR"
+mkdir -p "$RL_BUILD/src" "$(dirname "$RL_KSRC")" "$CCACHE_DIR"
+# one writer of a source tree at a time; other trees (6.1's, a test's) do
+# not wait for it
 (
 	flock 9
 	unpack_source
 	apply_series
-) 9>"$RL_BUILD/src/.lock"
+) 9>"$RL_BUILD/src/.lock-$(realpath -m "$RL_KSRC" | sha256sum | cut -c1-16)"
 [ "$stop_after" = series ] && exit 0
 # one build at a time in a build folder (the tests build kernels in the
 # background while a user may build the same one)
@@ -224,10 +226,28 @@ flock 8
 make_config
 [ "$stop_after" = config ] && exit 0
 
+# The compile is path-independent, so that ccache serves a checkout at
+# another path (a clean clone, CI) from what this one compiled: ccache
+# hashes paths below the folder that holds both trees relative to it, and
+# the debug info names that folder /reclaimlab-build (scripts/gdb points
+# 'list' back at the tree).  Without it every object carries the absolute
+# path in its debug info and a second checkout misses the cache entirely.
+common_dir() { # A B: the deepest folder holding both
+	local a=$1/ b=$2/
+	while [ "${b#"$a"}" = "$b" ]; do
+		a=${a%/*/}/
+	done
+	echo "${a%/}"
+}
+build_base=$(common_dir "$(realpath "$RL_KSRC")" "$(realpath "$RL_KOUT")")
+[ -n "$build_base" ] || build_base=/
+export CCACHE_BASEDIR=$build_base
+kcflags="${KCFLAGS:+$KCFLAGS }-fdebug-prefix-map=$build_base=/reclaimlab-build"
+
 jobs=$(($(nproc) + 1))
 note "building $RL_FLAVOR kernel in $RL_KOUT (make -j$jobs, ccache in $CCACHE_DIR)"
 make -C "$RL_KSRC" ARCH=um O="$RL_KOUT" -j"$jobs" \
-	CC="ccache gcc" HOSTCC="ccache gcc" \
+	CC="ccache gcc" HOSTCC="ccache gcc" KCFLAGS="$kcflags" \
 	KBUILD_BUILD_USER=reclaimlab KBUILD_BUILD_HOST=reclaimlab LOCALVERSION= \
 	linux scripts_gdb >"$RL_KOUT/build.log" 2>&1 || {
 	grep -E -m 20 'error|Error' "$RL_KOUT/build.log" >&2 || tail -20 "$RL_KOUT/build.log" >&2
