@@ -85,9 +85,9 @@ static void install_handlers(void)
 }
 
 /*
- * Sleep for secs (forever if negative) or until SIGTERM/SIGINT.  The signals
- * are blocked except inside ppoll so one arriving just before the wait
- * cannot be lost.
+ * Sleep for secs (forever if negative) or until SIGTERM/SIGINT: --hold,
+ * and --pause between passes.  The signals are blocked except inside ppoll
+ * so one arriving just before the wait cannot be lost.
  */
 static void hold(double secs)
 {
@@ -180,7 +180,7 @@ static int run(const struct um_opts *o)
 	int fork_errno = 0;
 	struct run r;
 	char line[256];
-	double secs;
+	double secs, paused = 0;
 	int ret = 0;
 
 	memset(&r, 0, sizeof(r));
@@ -222,6 +222,14 @@ static int run(const struct um_opts *o)
 	if (o->forks)
 		res.fork_failed = fork_children(o->forks, &fork_errno);
 	while (!stop && (o->passes == 0 || done < o->passes)) {
+		if (o->pause > 0) {
+			double t = elapsed(&r.t0);
+
+			hold(o->pause);
+			paused += elapsed(&r.t0) - t;
+			if (stop)
+				break;
+		}
 		r.ctl.stamp = (done + 1) << 48;
 		r.ctl.seed = um_perm_seed(o->seed, done, 0);
 		if (um_touch_range(&r.ctl, 0, pages) == pages && !stop)
@@ -230,6 +238,8 @@ static int run(const struct um_opts *o)
 	secs = elapsed(&r.t0);
 	if (r.prog)
 		sample(&r, secs);
+	/* the result's seconds are the touching's: the pauses are left out */
+	secs -= paused;
 
 	if (!stop && o->hold != 0)
 		hold(o->hold);

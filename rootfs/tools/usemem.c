@@ -16,12 +16,16 @@
 const char um_usage[] =
 	"usage: rl-usemem SIZE [--touch seq|random|once] [--passes N] [--hold SECONDS]\n"
 	"                 [--step SIZE] [--seed N] [--progress FILE] [--forks N]\n"
+	"                 [--pause SECONDS]\n"
 	"  SIZE, --step    bytes, or a number with suffix k, M, G (powers of 1024)\n"
 	"  --touch         page order: seq (default), random (permutation from --seed,\n"
 	"                  default 1), once (one sequential pass, then hold)\n"
 	"  --passes N      touch every page N times (default 1, 0 = until SIGTERM)\n"
 	"  --hold SECONDS  keep the memory this long after touching (default 0;\n"
 	"                  -1 = until SIGTERM/SIGINT, the default for --touch once)\n"
+	"  --pause SECONDS sleep this long after each pass but the last (default 0):\n"
+	"                  under a clock that charges no user-space work (UML\n"
+	"                  time-travel) passes over resident pages cost no time\n"
 	"  --step SIZE     grow the mapping SIZE at a time, touching each step\n"
 	"  --progress FILE append \"time_s<TAB>bytes_touched_total\" about every 0.5 s\n"
 	"  --forks N       after the first pass, fork N children that exit at once:\n"
@@ -30,6 +34,21 @@ const char um_usage[] =
 	"  op=usemem bytes= passes= touched= seconds= mbps= majflt= minflt=\n"
 	"  and with --forks: forks= fork_failed= fork_errno=\n"
 	"Exit status: 0 done, 1 runtime error, 2 bad usage.\n";
+
+static bool parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!*s || isspace((unsigned char)*s))
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || errno || !isfinite(v) || v < 0 || v > UM_PAUSE_MAX)
+		return false;
+	*out = v;
+	return true;
+}
 
 static bool parse_hold(const char *s, double *out)
 {
@@ -65,14 +84,14 @@ struct um_parse_state {
 	const char *size_arg, *step_arg;	/* as typed, for messages */
 };
 
-#define UM_OPTIONS "--touch --passes --hold --step --seed --progress --forks --help"
+#define UM_OPTIONS "--touch --passes --hold --pause --step --seed --progress --forks --help"
 #define UM_UNKNOWN "unknown option '%s' (valid: " UM_OPTIONS ")"
 
 static bool known_option(const char *name)
 {
 	static const char *const names[] = {
-		"--touch", "--passes", "--hold", "--step", "--seed", "--progress",
-		"--forks",
+		"--touch", "--passes", "--hold", "--pause", "--step", "--seed",
+		"--progress", "--forks",
 	};
 	size_t i;
 
@@ -114,6 +133,13 @@ static bool apply_opt(const char *name, const char *val, struct um_opts *o,
 			return false;
 		}
 		st->have_hold = true;
+	} else if (!strcmp(name, "--pause")) {
+		if (!parse_seconds(val, &o->pause)) {
+			snprintf(err, errlen,
+				 "bad --pause '%s' (valid: seconds, 0 to %d)",
+				 val, UM_PAUSE_MAX);
+			return false;
+		}
 	} else if (!strcmp(name, "--step")) {
 		if (!set_size("--step", val, &o->step, err, errlen))
 			return false;

@@ -20,6 +20,7 @@ enum um_touch {
 };
 
 #define UM_HOLD_FOREVER (-1.0)
+#define UM_PAUSE_MAX 3600	/* seconds */
 
 struct um_opts {
 	uint64_t size;		/* bytes asked for */
@@ -27,6 +28,7 @@ struct um_opts {
 	enum um_touch touch;
 	uint64_t passes;	/* 0 = until signalled */
 	double hold;		/* seconds, or UM_HOLD_FOREVER */
+	double pause;		/* seconds slept after each pass but the last */
 	uint64_t seed;
 	const char *progress;	/* NULL = no progress file */
 	uint64_t forks;		/* children forked after the first pass */
@@ -97,7 +99,7 @@ struct um_result {
 	uint64_t bytes;		/* size of the mapping */
 	uint64_t passes;	/* completed passes */
 	uint64_t touched;	/* bytes touched over all passes */
-	double seconds;		/* allocate + touch, hold excluded */
+	double seconds;		/* allocate + touch, hold and pauses excluded */
 	long majflt;
 	long minflt;
 	uint64_t forks;		/* forks tried (--forks) */

@@ -19,6 +19,7 @@ static const char *const kind_names[NR_SPLAT_KINDS] = {
 	[SPLAT_SOFT_LOCKUP]	= "soft_lockup",
 	[SPLAT_GPF]		= "gpf",
 	[SPLAT_PANIC]		= "panic",
+	[SPLAT_HOST_MEMORY]	= "host_memory",
 };
 
 const char *splat_kind_name(enum splat_kind kind)
@@ -98,6 +99,13 @@ enum splat_kind splat_line_kind(const char *line)
 		return SPLAT_RCU_STALL;
 	if (starts(t, "Kernel panic"))
 		return SPLAT_PANIC;
+	/*
+	 * UML could not map a page into a guest process's host twin (host
+	 * memory, or the host's vm.max_map_count mappings a process): the
+	 * guest process dies of SIGSEGV, so the workload did not run as asked.
+	 */
+	if (starts(t, "UML ran out of memory on the host side"))
+		return SPLAT_HOST_MEMORY;
 	return SPLAT_NONE;
 }
 

@@ -81,6 +81,9 @@ TEST(test_line_kinds)
 	CHECK_EQ_INT(splat_line_kind("[ 9.0] INFO: task dd:9 blocked for more than 30 seconds."), SPLAT_HUNG_TASK);
 	CHECK_EQ_INT(splat_line_kind("[ 9.0] rcu: INFO: rcu_preempt self-detected stall on CPU"), SPLAT_RCU_STALL);
 	CHECK_EQ_INT(splat_line_kind("Kernel panic - not syncing: Attempted to kill init!"), SPLAT_PANIC);
+	CHECK_EQ_INT(splat_line_kind("[    0.938000] UML ran out of memory on the host side! This can happen due to a memory limitation or vm.max_map_count has been reached."),
+		     SPLAT_HOST_MEMORY);
+	CHECK(!strcmp(splat_kind_name(SPLAT_HOST_MEMORY), "host_memory"));
 	/* ordinary lines, also ones that mention the words */
 	CHECK_EQ_INT(splat_line_kind("[ 1.0] reclaimlab: job starting"), SPLAT_NONE);
 	CHECK_EQ_INT(splat_line_kind("[ 1.0] rl-dd: no WARNING: here, BUG: neither"), SPLAT_NONE);

@@ -13,7 +13,7 @@ TEST(test_args_valid)
 	char *a1[] = { "rl-usemem", "6G" };
 	char *a2[] = { "rl-usemem", "--touch", "random", "--seed=7", "1M",
 		       "--passes", "0", "--hold", "2.5", "--step", "256k",
-		       "--progress", "/tmp/p" };
+		       "--progress", "/tmp/p", "--pause", "0.25" };
 	char *a3[] = { "rl-usemem", "64M", "--touch", "once" };
 	char *a4[] = { "rl-usemem", "64M", "--hold", "-1" };
 	char *a5[] = { "rl-usemem", "--help" };
@@ -26,6 +26,7 @@ TEST(test_args_valid)
 	CHECK_EQ_INT(o.touch, UM_TOUCH_SEQ);
 	CHECK_EQ_INT(o.passes, 1);
 	CHECK_NEAR(o.hold, 0, 0);
+	CHECK_NEAR(o.pause, 0, 0);
 	CHECK_EQ_INT(o.seed, 1);
 	CHECK(o.progress == NULL);
 
@@ -35,6 +36,7 @@ TEST(test_args_valid)
 	CHECK_EQ_INT(o.touch, UM_TOUCH_RANDOM);
 	CHECK_EQ_INT(o.passes, 0);
 	CHECK_NEAR(o.hold, 2.5, 1e-9);
+	CHECK_NEAR(o.pause, 0.25, 1e-9);
 	CHECK_EQ_INT(o.seed, 7);
 	CHECK_STR(o.progress, "/tmp/p");
 
@@ -76,6 +78,8 @@ TEST(test_args_errors)
 	char *once[] = { "rl-usemem", "1M", "--touch", "once", "--passes", "3" };
 	char *hold[] = { "rl-usemem", "1M", "--hold", "-2" };
 	char *passes[] = { "rl-usemem", "1M", "--passes", "-1" };
+	char *pause[] = { "rl-usemem", "1M", "--pause", "-1" };
+	char *longpause[] = { "rl-usemem", "1M", "--pause", "3601" };
 	char *noval[] = { "rl-usemem", "1M", "--touch" };
 	char *two[] = { "rl-usemem", "1M", "2M" };
 	char *dash[] = { "rl-usemem", "1M", "-x" };
@@ -92,6 +96,9 @@ TEST(test_args_errors)
 	expect_err(ARGC(once), once, "--passes '3'");
 	expect_err(ARGC(hold), hold, "--hold '-2'");
 	expect_err(ARGC(passes), passes, "--passes '-1'");
+	expect_err(ARGC(pause), pause, "--pause '-1' (valid: seconds, 0 to 3600)");
+	expect_err(ARGC(longpause), longpause, "--pause '3601'");
+	expect_err(ARGC(unknown), unknown, "--hold --pause --step");
 	expect_err(ARGC(noval), noval, "--touch needs a value");
 	expect_err(ARGC(two), two, "unexpected argument '2M'");
 	expect_err(ARGC(dash), dash, "'-x'");
