@@ -73,7 +73,13 @@ the current folder and can leave gdb without symbols."""
 
 
 def _set_source_path(ksrc):
-    """Make 'list' show build/src/linux even if the tree moved after the build."""
+    """Make 'list' show build/src/linux even if the tree moved after the build.
+
+    The lab's build names source files relative to the object folder
+    (ccache's base folder) and records that folder as /reclaimlab-build/...
+    (-fdebug-prefix-map), so that any checkout compiles the same objects;
+    older builds recorded absolute names.  Either way one substitute-path
+    rule maps the recorded folder back to where the tree is now."""
     sym = utils.lookup_symbol("reclaim_wait_done")
     rel = LAB_SOURCE
     if sym is None:
@@ -81,9 +87,13 @@ def _set_source_path(ksrc):
         rel = "init/main.c"
     if sym is None or sym.symtab is None:
         return "no line information in the kernel"
-    compiled = sym.symtab.filename
+    name = sym.symtab.filename
+    # a relative name is resolved from the compilation folder, which
+    # fullname() joins in front of it while the file is not found
+    full = sym.symtab.fullname() if not name.startswith("/") else name
+    compiled = os.path.normpath(full)
     if not compiled.endswith("/" + rel) or not compiled.startswith("/"):
-        return "source names are relative (%s); not changed" % compiled
+        return "source names are not absolute (%s); not changed" % full
     root = compiled[: -len(rel) - 1]
     if not ksrc:
         ksrc = root
@@ -91,12 +101,24 @@ def _set_source_path(ksrc):
         return "source tree %s lacks %s: 'list' cannot show the code" % (ksrc, rel)
     if " " in ksrc or " " in root:
         return "source paths with spaces are not supported"
-    if os.path.realpath(root) != os.path.realpath(ksrc):
-        gdb.execute("set substitute-path %s %s" % (root, ksrc))
+    # the recorded folder to map: the source root itself, or, for relative
+    # names, the folder holding both it and the compilation folder, which
+    # sits as far above the tree now as it did then
+    old, new = root, ksrc
+    if not name.startswith("/") and full.endswith("/" + name):
+        comp_dir = full[: -len(name) - 1]
+        base = os.path.commonpath([comp_dir, root])
+        tail = os.path.relpath(root, base)
+        if ksrc.endswith("/" + tail):
+            old, new = base, ksrc[: -len(tail) - 1]
+    if os.path.realpath(old) != os.path.realpath(new):
+        gdb.execute("set substitute-path %s %s" % (old, new))
         how = "%s (built as %s)" % (ksrc, root)
     else:
         how = ksrc
     gdb.execute("directory %s" % ksrc, to_string=True)
+    # file names as found (the tree's own paths), not as compiled
+    gdb.execute("set filename-display absolute")
     return how
 
 
