@@ -35,16 +35,23 @@ const char um_usage[] =
 	"  and with --forks: forks= fork_failed= fork_errno=\n"
 	"Exit status: 0 done, 1 runtime error, 2 bad usage.\n";
 
-static bool parse_seconds(const char *s, double *out)
+/* a finite number of seconds, the whole string, no leading space */
+static bool parse_number(const char *s, double *out)
 {
 	char *end;
-	double v;
 
 	if (!*s || isspace((unsigned char)*s))
 		return false;
 	errno = 0;
-	v = strtod(s, &end);
-	if (*end || errno || !isfinite(v) || v < 0 || v > UM_PAUSE_MAX)
+	*out = strtod(s, &end);
+	return !*end && !errno && isfinite(*out);
+}
+
+static bool parse_seconds(const char *s, double *out)
+{
+	double v;
+
+	if (!parse_number(s, &v) || v < 0 || v > UM_PAUSE_MAX)
 		return false;
 	*out = v;
 	return true;
@@ -52,16 +59,9 @@ static bool parse_seconds(const char *s, double *out)
 
 static bool parse_hold(const char *s, double *out)
 {
-	char *end;
 	double v;
 
-	if (!*s || isspace((unsigned char)*s))
-		return false;
-	errno = 0;
-	v = strtod(s, &end);
-	if (*end || errno || !isfinite(v))
-		return false;
-	if (v < 0 && v != UM_HOLD_FOREVER)
+	if (!parse_number(s, &v) || (v < 0 && v != UM_HOLD_FOREVER))
 		return false;
 	*out = v;
 	return true;
