@@ -9,8 +9,8 @@
 HOSTS_MATRIX_OPTS=(--scenario memcg-dd --fs ext4 --modes "patched,vanilla" --repeat 2)
 
 # hosts_setup: the pretend ssh and the hosts files.  Host 'unreachable'
-# refuses every connection; host 'dying' dies 2 s into each run (its
-# copies work, so what the run left comes back).
+# refuses every connection; host 'dying' dies as soon as each run has
+# begun (its copies work, so what the run left comes back).
 hosts_setup() {
 	[ ! -x "$TEST_TMP/fake-ssh" ] || return 0
 	cat >"$TEST_TMP/fake-ssh" <<EOF
@@ -22,8 +22,14 @@ shift
 dir=$TEST_TMP/host-\$host
 mkdir -p "\$dir" && cd "\$dir" || exit 255
 if [ "\$host" = dying ] && [[ "\$*" = *scripts/run.sh* ]]; then
+	# dies once its run has begun (a status "running" newer than the start;
+	# a fixed 2 s was too short for a loaded host), or after 60 s
+	touch "\$dir/.started"
 	env -i HOME="\$dir" PATH="\$PATH" bash -c "\$*" &
-	sleep 2
+	for _ in \$(seq 120); do
+		find "\$dir" -name status -newer "\$dir/.started" -exec grep -qx running {} + 2>/dev/null && break
+		sleep 0.5
+	done
 	kill -KILL \$!
 	exit 255
 fi
