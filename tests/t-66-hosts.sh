@@ -23,11 +23,11 @@ dir=$TEST_TMP/host-\$host
 mkdir -p "\$dir" && cd "\$dir" || exit 255
 if [ "\$host" = dying ] && [[ "\$*" = *scripts/run.sh* ]]; then
 	# dies once its run has begun (a status "running" newer than the start;
-	# a fixed 2 s was too short for a loaded host), or after 60 s
+	# a fixed 2 s was too short for a loaded host), or after 300 s
 	touch "\$dir/.started"
 	env -i HOME="\$dir" PATH="\$PATH" bash -c "\$*" &
-	for _ in \$(seq 120); do
-		find "\$dir" -name status -newer "\$dir/.started" -exec grep -qx running {} + 2>/dev/null && break
+	for _ in \$(seq 600); do
+		[ -z "\$(find "\$dir" -name status -newer "\$dir/.started" -exec grep -lx running {} + 2>/dev/null)" ] || break
 		sleep 0.5
 	done
 	kill -KILL \$!
