@@ -50,8 +50,9 @@ rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 # the runs' records joined into rows (run scenario fs profile mode repeat
 # metric value): run.conf, status and summary (rl-aggregate rows)
-"$RL_HOST_TOOLS/rl-aggregate" rows "$matrix/runs/$scn.$fs.$mode".r*/ >"$rows" 2>/dev/null && [ -s "$rows" ] ||
+if ! "$RL_HOST_TOOLS/rl-aggregate" rows "$matrix/runs/$scn.$fs.$mode".r*/ >"$rows" 2>/dev/null || [ ! -s "$rows" ]; then
 	die "no summarized run of $scn.$fs.$mode in $matrix/runs"
+fi
 seeds=$(awk -F'\t' '$6 > m { m = $6 } END { print m + 0 }' "$rows")
 [ "$seeds" -ge 3 ] || note "$scn.$fs.$mode has $seeds seeds summarized: an interval needs 3"
 

@@ -24,11 +24,14 @@ expect_native_gone() {
 	! unshare --mount cat /proc/self/mounts | grep -F -e "$run" -e "$name" ||
 		fail "a mount of the run is left in the host's mount table"
 	[ ! -e "/sys/fs/cgroup/memory/$name" ] || fail "the run's memory cgroup /sys/fs/cgroup/memory/$name is left"
-	! ls /run/reclaimlab-native/ | grep -F "${run##*/}." || fail "the run's state file is left in /run/reclaimlab-native"
+	for f in /run/reclaimlab-native/*; do
+		[[ "${f##*/}" != *"${run##*/}."* ]] || fail "the run's state file $f is left in /run/reclaimlab-native"
+	done
 	! unshare --mount sh -c 'mount -t tracefs t /sys/kernel/tracing && ls /sys/kernel/tracing/instances' | grep -Fx "$name" ||
 		fail "the run's trace instance $name is left"
 	[ ! -e "$run/native-disks" ] || fail "the run's disk images are left: $(ls "$run/native-disks")"
 	[ -f "$run/native-disks.txt" ] || return 0
+	# shellcheck disable=SC2013 # one device name a line, no spaces
 	for dev in $(awk '/ fs=/ { print $1 }' "$run/native-disks.txt"); do
 		mm=$(cat "/sys/block/$dev/dev")
 		! grep -h "^$mm " /sys/fs/cgroup/blkio/blkio.throttle.{read,write}_bps_device ||
