@@ -51,9 +51,14 @@ run_unit_tests() {
 }
 
 run_test() {
-	local name=$1 log=$LOGS/$1.log start
+	local name=$1 log=$LOGS/$1.log start rc
 	start=$(date +%s)
-	if (set -eu -o pipefail; "$name") >"$log" 2>&1; then
+	# a statement, not an if's condition or the left of ||: there, errexit
+	# would be off in the test's subshell too, and a failing command in a
+	# test would pass unnoticed (the runner itself runs without -e)
+	(set -eu -o pipefail; "$name") >"$log" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ]; then
 		record ok "$name ($(($(date +%s) - start))s)"
 	else
 		record fail "$name ($(($(date +%s) - start))s)"
