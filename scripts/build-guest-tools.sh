@@ -1,6 +1,6 @@
 #!/bin/bash
 # Make the guest's tools disk: the programs of the catalogue's tool lines
-# (fio, trace-cmd, sysstat, blktrace, strace, stress-ng), taken from the
+# (fio, trace-cmd, sysstat, blktrace, strace, stress-ng, attr), taken from the
 # host's Debian packages with exactly the shared libraries they load (their
 # ldd closure, the dynamic loader included, as initramfs-tools' copy_exec
 # takes it), in a read-only ext4 image made without root (mkfs.ext4 -d).

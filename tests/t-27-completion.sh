@@ -231,3 +231,57 @@ t_mglru_patched_mode_waits_for_dirty_folios() {
 		fail "reclaim_wait() slept with vm.reclaim_wait_dirty=0"
 	[ "$(summary_value "$on" counter.nr_pageout_work_queued)" -gt 0 ] || fail "no pageout work queued under the multi-gen LRU"
 }
+
+# fs.xfs.ioend_trylock (patch 0029) with fs.xfs.delalloc_written (0031): an
+# xfs completion that finds the inode lock taken requeues itself and is
+# counted.  The try-lock alone never acts on 6.12: writeback maps delalloc
+# in as unwritten extents (since 5.8), and the conversion at completion
+# waits for the lock; with written extents (as before 5.8) the completion
+# has only the size update left, which tries the lock.  On the guest's one
+# CPU without kernel preemption the writer never holds the lock where a
+# completion could run, so a second task holds it across a sleep: setting
+# a 60000-byte xattr keeps the xfs inode lock (ILOCK_EXCL) while the
+# value's remote blocks are written synchronously
+# (xfs_attr_rmtval_set_value()), the way the 2012 writer held it on
+# another CPU.  Per pair of knobs: 32 MiB dirty, then a sync beside the
+# setfattr loop.
+t_xfs_ioend_trylock_requeues_when_the_inode_lock_is_taken() {
+	local run knobs requeues sets
+	run=$(shared_run xfs-trylock --time-travel=cpu --mem 1G --disk xfs:hdd <<'JOB'
+set -eu
+. /reclaimlab/bin/rl-lib.sh
+value=$(head -c 60000 /dev/zero | tr '\0' a)
+for knobs in 1:0 0:1 1:1; do
+	rl_sysctl fs.xfs.ioend_trylock "${knobs%:*}"
+	rl_sysctl fs.xfs.delalloc_written "${knobs#*:}"
+	# after rl_sysctl, which sets f itself
+	f=/mnt/xfs/f-${knobs%:*}${knobs#*:}
+	rl-dd write "$f" --size 32M --bs 1M >/dev/null
+	echo 0 >"$RL_XFS_REQUEUES"
+	rm -f /tmp/stop
+	(
+		n=0
+		while [ ! -e /tmp/stop ]; do
+			setfattr -n user.big -v "$value" "$f"
+			n=$((n + 1))
+		done
+		echo "$n" >"/results/setfattr-$knobs"
+	) &
+	setter=$!
+	sync
+	touch /tmp/stop
+	wait $setter
+	echo "$knobs $(cat "$RL_XFS_REQUEUES") $(cat "/results/setfattr-$knobs")" >>/results/requeues
+done
+JOB
+)
+	while read -r knobs requeues sets; do
+		echo "ioend_trylock:delalloc_written $knobs: $requeues completions requeued, $sets xattr sets beside the sync"
+		[ "$sets" -gt 0 ] || fail "$knobs: no xattr was set beside the sync: nothing held the inode lock"
+		case $knobs in
+		1:1) [ "$requeues" -gt 0 ] || fail "no completion requeued with both knobs on and the inode lock taken" ;;
+		*) [ "$requeues" = 0 ] || fail "$requeues requeues with ioend_trylock:delalloc_written $knobs" ;;
+		esac
+	done <"$run/guest/requeues"
+	[ "$(wc -l <"$run/guest/requeues")" = 3 ] || fail "$(wc -l <"$run/guest/requeues") of 3 knob pairs measured"
+}
