@@ -522,12 +522,7 @@ static void mechanism_cell(struct report_model *r, const struct model_scenario *
 		fprintf(f, "-");
 }
 
-/*
- * The whole catalogue on one table: each check's verdict beside the
- * thread's figures (from the scenario header) and the lab's (from the
- * runs), with how the filesystems completed IO where completions were
- * traced: what differs from 2012 when a check does not reproduce.
- */
+/* One scenario's rows of the threads' table: a row a verdict. */
 static void thread_table_rows(struct report_model *r, struct model_scenario *s, FILE *f)
 {
 	const char *thread = s->have_file && s->file.field[SCN_THREAD][0] ?
@@ -551,9 +546,13 @@ static void thread_table_rows(struct report_model *r, struct model_scenario *s, 
 }
 
 /*
- * The mission's headline, how each filesystem completes IO under reclaim
- * (the 2012 thread's per-filesystem pattern), is fs-completion's: its
- * verdicts lead the table, the other scenarios follow in matrix order.
+ * The whole catalogue on one table: each check's verdict beside the
+ * thread's figures (from the scenario header) and the lab's (from the
+ * runs), with how the filesystems completed IO where completions were
+ * traced: what differs from 2012 when a check does not reproduce.  The
+ * mission's headline, how each filesystem completes IO under reclaim (the
+ * 2012 thread's per-filesystem pattern), is fs-completion's: its verdicts
+ * lead, the other scenarios follow in matrix order.
  */
 #define HEADLINE_SCENARIO "fs-completion"
 
