@@ -282,8 +282,44 @@ static void counter_rows(struct rows *r, char *text)
 	}
 }
 
-/* /proc/vmstat before and after: the non-zero deltas, by name */
-static void vmstat_rows(struct rows *r, char *before, char *after)
+/*
+ * The debug counters (NAME:VALUE lines) a scenario snapshotted at a point
+ * of its workload (counters-PHASE.debug-vm, e.g. usemem-swap's at swapon)
+ * against the end: counter.since_PHASE.NAME, every counter the snapshot
+ * has, zeros too (a check such as "> 0" must see them), never a negative
+ * one (a counter reset in between).
+ */
+static void phase_counter_rows(struct rows *r, const char *phase, char *at, char *after)
+{
+	char metric[256], *p = after, *l;
+
+	while ((l = next_line(&p))) {
+		char *c = strchr(l, ':'), *q, *bl;
+		long long a, b;
+
+		if (!c || (size_t)(c - l) > 200 || sscanf(c + 1, "%lld", &a) != 1)
+			continue;
+		*c = '\0';
+		for (q = at; q && *q; q = bl ? bl + 1 : NULL) {
+			size_t n = strlen(l);
+
+			bl = strchr(q, '\n');
+			if (!strncmp(q, l, n) && q[n] == ':' && sscanf(q + n + 1, "%lld", &b) == 1) {
+				if (a >= b) {
+					snprintf(metric, sizeof(metric), "counter.since_%s.%s", phase, l);
+					row_num(r, metric, (double)(a - b));
+				}
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * /proc/vmstat before and after: the non-zero deltas, by name
+ * (vmstat.NAME; from a snapshot counters-PHASE.vmstat, vmstat.since_PHASE.NAME)
+ */
+static void vmstat_rows(struct rows *r, const char *phase, char *before, char *after)
 {
 	char metric[256], name[200], *p = after, *l;
 	long long a, b;
@@ -300,7 +336,11 @@ static void vmstat_rows(struct rows *r, char *before, char *after)
 			bl = strchr(q, '\n');
 			if (sscanf(q, "%199s %lld", nb, &b) == 2 && !strcmp(nb, name)) {
 				if (a - b) {
-					snprintf(metric, sizeof(metric), "vmstat.%s", name);
+					if (phase)
+						snprintf(metric, sizeof(metric), "vmstat.since_%s.%s",
+							 phase, name);
+					else
+						snprintf(metric, sizeof(metric), "vmstat.%s", name);
 					row_num(r, metric, (double)(a - b));
 				}
 				break;
@@ -536,6 +576,58 @@ static int cmp_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/*
+ * counters-PHASE.debug-vm or counters-PHASE.vmstat, a snapshot a scenario
+ * took mid-workload (rl_counters_snapshot): PHASE into @phase.  PHASE is
+ * a short name of lower-case letters, digits and '-', neither "before" nor
+ * "after" (the run's own ends).
+ */
+static int is_phase_snapshot(const char *name, char *phase, size_t size)
+{
+	static const char *const kinds[] = { ".debug-vm", ".vmstat" };
+	size_t len = strlen(name), k, n, i;
+
+	if (strncmp(name, "counters-", 9))
+		return 0;
+	for (k = 0; k < 2; k++) {
+		size_t kl = strlen(kinds[k]);
+
+		if (len <= 9 + kl || strcmp(name + len - kl, kinds[k]))
+			continue;
+		n = len - 9 - kl;
+		if (n >= size || n > 32)
+			return 0;
+		for (i = 0; i < n; i++) {
+			char c = name[9 + i];
+
+			if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+				return 0;
+		}
+		memcpy(phase, name + 9, n);
+		phase[n] = '\0';
+		return strcmp(phase, "before") && strcmp(phase, "after");
+	}
+	return 0;
+}
+
+/* the rows of one phase snapshot against the run's end (counters-after) */
+static void phase_rows(struct rows *r, const char *name, const char *phase)
+{
+	int debug = strstr(name, ".debug-vm") != NULL;
+	char *at = guest_file(r, name, GUEST_MAX_COUNTERS, NULL);
+	char *after = guest_file(r, debug ? "counters-after.debug-vm" :
+				 "counters-after.vmstat", GUEST_MAX_COUNTERS, NULL);
+
+	if (at && after) {
+		if (debug)
+			phase_counter_rows(r, phase, at, after);
+		else
+			vmstat_rows(r, phase, at, after);
+	}
+	free(at);
+	free(after);
+}
+
 int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 		  size_t errlen)
 {
@@ -545,6 +637,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	char *conf = read_file_in(dir, "run.conf"), *t, *t2, *gdir;
 	const char *base = strrchr(dir, '/');
 	struct dirent **list;
+	char phase[40];
 	size_t k, used;
 	int i, n;
 
@@ -581,7 +674,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	t = guest_file(&r, "counters-before.vmstat", GUEST_MAX_COUNTERS, NULL);
 	t2 = guest_file(&r, "counters-after.vmstat", GUEST_MAX_COUNTERS, NULL);
 	if (t && t2)
-		vmstat_rows(&r, t, t2);
+		vmstat_rows(&r, NULL, t, t2);
 	free(t);
 	free(t2);
 	if ((t = guest_file(&r, "iostat.json", GUEST_MAX_IOSTAT, NULL))) {
@@ -605,6 +698,8 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 			   (t = guest_file(&r, name, GUEST_MAX_FIO, NULL))) {
 			fio_rows(&r, t, &fio_seen);
 			free(t);
+		} else if (is_phase_snapshot(name, phase, sizeof(phase))) {
+			phase_rows(&r, name, phase);
 		} else if (len > 13 && !strcmp(name + len - 13, ".blktrace.bin") &&
 			   is_gnuplot_safe_name(name) && !memchr(name, '.', len - 13)) {
 			blk_rows(&r, name);

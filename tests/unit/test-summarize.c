@@ -67,9 +67,13 @@ TEST(test_run_folder_into_rows)
 	    "rl-dd-7 [000] ..... 1.100000: mm_vmscan_reclaim_wait: usec_timeout=1000 usec_delayed=1000 memcg=1 node=0 zone=1 reason=writeback class=write\n"
 	    "kswapd0-3 [000] ..... 1.200000: mm_vmscan_reclaim_wait: usec_timeout=1000 usec_delayed=500 memcg=0 node=0 zone=1 reason=congested class=kswapd\n");
 	gput(dir, "workload-seconds", "1.0 3.0\n");
-	gput(dir, "counters-after.debug-vm", "nr_throttle_writeback:3\nbad line\n");
+	gput(dir, "counters-after.debug-vm", "nr_throttle_writeback:3\nbad line\nnr_reset:1\nnr_same:4\n");
 	gput(dir, "counters-before.vmstat", "nr_dirty 10\npgscan_direct 5\nnr_free 7\n");
 	gput(dir, "counters-after.vmstat", "pgscan_direct 9\nnr_dirty 10\nnr_free 2\n");
+	/* snapshots mid-workload (usemem-swap's at swapon), one of a bad name */
+	gput(dir, "counters-swapon.debug-vm", "nr_throttle_writeback:1\nnr_reset:7\nnr_same:4\nnr_gone:2\n");
+	gput(dir, "counters-swapon.vmstat", "pgscan_direct 6\nnr_dirty 10\n");
+	gput(dir, "counters-Bad.debug-vm", "nr_throttle_writeback:0\n");
 	gput(dir, "iostat.json",
 	    "{\"sysstat\": {\"hosts\": [{\"statistics\": [{\"disk\": [{\"disk_device\": \"ubda\","
 	    " \"w/s\": 10.00, \"wkB/s\": 5120.00, \"r/s\": 0.00, \"rkB/s\": 0.00,"
@@ -93,6 +97,13 @@ TEST(test_run_folder_into_rows)
 	CHECK(has(rows, "waits.task.kswapd0.p50_usec\t500"));
 	CHECK(strstr(rows, "waits.task.rl-dd-7") == NULL);
 	CHECK(has(rows, "counter.nr_throttle_writeback\t3"));
+	CHECK(has(rows, "counter.since_swapon.nr_throttle_writeback\t2"));
+	CHECK(has(rows, "counter.since_swapon.nr_same\t0"));	/* zeros count */
+	CHECK(strstr(rows, "since_swapon.nr_reset") == NULL);	/* reset in between */
+	CHECK(strstr(rows, "since_swapon.nr_gone") == NULL);	/* not at the end */
+	CHECK(has(rows, "vmstat.since_swapon.pgscan_direct\t3"));
+	CHECK(strstr(rows, "vmstat.since_swapon.nr_dirty") == NULL);
+	CHECK(strstr(rows, "since_Bad") == NULL && strstr(rows, "since_after") == NULL);
 	CHECK(has(rows, "vmstat.pgscan_direct\t4"));
 	CHECK(has(rows, "vmstat.nr_free\t-5"));
 	CHECK(strstr(rows, "vmstat.nr_dirty") == NULL);	/* no change: no row */
