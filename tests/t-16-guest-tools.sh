@@ -224,7 +224,7 @@ t_tools_image_is_rebuilt_only_on_change() {
 	[ "$(stat -c %Y.%i "$img")" = "$before" ] || fail "the image changed"
 	"$RL_TOP/scripts/build-guest-tools.sh" --list >"$TEST_TMP/tools.list"
 	for f in /usr/bin/fio /usr/bin/trace-cmd /usr/bin/iostat /usr/bin/sar /usr/lib/sysstat/sadc \
-		/usr/sbin/blktrace /usr/bin/blkparse /usr/bin/btt /usr/bin/strace /usr/bin/stress-ng \
+		/usr/sbin/blktrace /usr/bin/blkparse /usr/bin/btt /usr/bin/strace /usr/bin/stress-ng /usr/bin/setfattr \
 		/lib64/ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu/libc.so.6; do
 		expect_match "$TEST_TMP/tools.list" "^[0-9a-f]{64} $f$" "the tools image's list"
 	done
