@@ -305,7 +305,8 @@ static void phase_counter_rows(struct rows *r, const char *phase, char *at, char
 
 			bl = strchr(q, '\n');
 			if (!strncmp(q, l, n) && q[n] == ':' && sscanf(q + n + 1, "%lld", &b) == 1) {
-				if (a >= b) {
+				/* counters are unsigned: a negative one is not a counter */
+				if (b >= 0 && a >= b) {
 					snprintf(metric, sizeof(metric), "counter.since_%s.%s", phase, l);
 					row_num(r, metric, (double)(a - b));
 				}
@@ -610,6 +611,9 @@ static int is_phase_snapshot(const char *name, char *phase, size_t size)
 	return 0;
 }
 
+/* at most this many snapshot files a run (usemem-swap has 2) */
+#define MAX_PHASE_SNAPSHOTS 8
+
 /* the rows of one phase snapshot against the run's end (counters-after) */
 static void phase_rows(struct rows *r, const char *name, const char *phase)
 {
@@ -638,7 +642,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	const char *base = strrchr(dir, '/');
 	struct dirent **list;
 	char phase[40];
-	size_t k, used;
+	size_t k, used, nphase = 0;
 	int i, n;
 
 	if (!conf) {
@@ -698,7 +702,10 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 			   (t = guest_file(&r, name, GUEST_MAX_FIO, NULL))) {
 			fio_rows(&r, t, &fio_seen);
 			free(t);
-		} else if (is_phase_snapshot(name, phase, sizeof(phase))) {
+		} else if (nphase < MAX_PHASE_SNAPSHOTS &&
+			   is_phase_snapshot(name, phase, sizeof(phase))) {
+			/* a guest's many snapshots must not cost the host much */
+			nphase++;
 			phase_rows(&r, name, phase);
 		} else if (len > 13 && !strcmp(name + len - 13, ".blktrace.bin") &&
 			   is_gnuplot_safe_name(name) && !memchr(name, '.', len - 13)) {
