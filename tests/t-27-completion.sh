@@ -258,26 +258,27 @@ for knobs in 1:0 0:1 1:1; do
 	f=/mnt/xfs/f-${knobs%:*}${knobs#*:}
 	rl-dd write "$f" --size 32M --bs 1M >/dev/null
 	echo 0 >"$RL_XFS_REQUEUES"
-	rm -f /tmp/stop
+	rm -f /tmp/synced /tmp/stop
 	(
+		# the sets that ended while the writeback ran
 		n=0
 		while [ ! -e /tmp/stop ]; do
 			setfattr -n user.big -v "$value" "$f"
-			n=$((n + 1))
+			[ -e /tmp/synced ] || n=$((n + 1))
 		done
 		echo "$n" >"/results/setfattr-$knobs"
 	) &
 	setter=$!
 	sync
-	touch /tmp/stop
+	touch /tmp/synced /tmp/stop
 	wait $setter
 	echo "$knobs $(cat "$RL_XFS_REQUEUES") $(cat "/results/setfattr-$knobs")" >>/results/requeues
 done
 JOB
 )
 	while read -r knobs requeues sets; do
-		echo "ioend_trylock:delalloc_written $knobs: $requeues completions requeued, $sets xattr sets beside the sync"
-		[ "$sets" -gt 0 ] || fail "$knobs: no xattr was set beside the sync: nothing held the inode lock"
+		echo "ioend_trylock:delalloc_written $knobs: $requeues completions requeued, $sets xattr sets during the sync"
+		[ "$sets" -gt 0 ] || fail "$knobs: no xattr set ended during the sync: nothing held the inode lock"
 		case $knobs in
 		1:1) [ "$requeues" -gt 0 ] || fail "no completion requeued with both knobs on and the inode lock taken" ;;
 		*) [ "$requeues" = 0 ] || fail "$requeues requeues with ioend_trylock:delalloc_written $knobs" ;;

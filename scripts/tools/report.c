@@ -545,6 +545,9 @@ static void thread_table_rows(struct report_model *r, struct model_scenario *s, 
 	}
 }
 
+/* the scenario of the mission's headline, whose verdicts lead the table */
+#define HEADLINE_SCENARIO "fs-completion"
+
 /*
  * The whole catalogue on one table: each check's verdict beside the
  * thread's figures (from the scenario header) and the lab's (from the
@@ -554,8 +557,6 @@ static void thread_table_rows(struct report_model *r, struct model_scenario *s, 
  * 2012 thread's per-filesystem pattern), is fs-completion's: its verdicts
  * lead, the other scenarios follow in matrix order.
  */
-#define HEADLINE_SCENARIO "fs-completion"
-
 static void thread_table(struct report_model *r, FILE *f)
 {
 	size_t i;

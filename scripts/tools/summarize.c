@@ -283,70 +283,51 @@ static void counter_rows(struct rows *r, char *text)
 }
 
 /*
- * The debug counters (NAME:VALUE lines) a scenario snapshotted at a point
- * of its workload (counters-PHASE.debug-vm, e.g. usemem-swap's at swapon)
- * against the end: counter.since_PHASE.NAME, every counter the snapshot
- * has, zeros too (a check such as "> 0" must see them), never a negative
- * one (a counter reset in between).
+ * The value of NAME in a counters file of "NAME<sep>VALUE" lines (debug-vm
+ * "nr_x:1", /proc/vmstat "nr_x 1"), looked up without changing @text.
  */
-static void phase_counter_rows(struct rows *r, const char *phase, char *at, char *after)
+static int counter_value(const char *text, const char *name, char sep, long long *v)
 {
-	char metric[256], *p = after, *l;
+	size_t n = strlen(name);
+	const char *q = text;
 
-	while ((l = next_line(&p))) {
-		char *c = strchr(l, ':'), *q, *bl;
-		long long a, b;
-
-		if (!c || (size_t)(c - l) > 200 || sscanf(c + 1, "%lld", &a) != 1)
-			continue;
-		*c = '\0';
-		for (q = at; q && *q; q = bl ? bl + 1 : NULL) {
-			size_t n = strlen(l);
-
-			bl = strchr(q, '\n');
-			if (!strncmp(q, l, n) && q[n] == ':' && sscanf(q + n + 1, "%lld", &b) == 1) {
-				/* counters are unsigned: a negative one is not a counter */
-				if (b >= 0 && a >= b) {
-					snprintf(metric, sizeof(metric), "counter.since_%s.%s", phase, l);
-					row_num(r, metric, (double)(a - b));
-				}
-				break;
-			}
-		}
+	while (q && *q) {
+		if (!strncmp(q, name, n) && q[n] == sep)
+			return sscanf(q + n + 1, "%lld", v) == 1;
+		q = strchr(q, '\n');
+		if (q)
+			q++;
 	}
+	return 0;
 }
 
 /*
- * /proc/vmstat before and after: the non-zero deltas, by name
- * (vmstat.NAME; from a snapshot counters-PHASE.vmstat, vmstat.since_PHASE.NAME)
+ * Each counter of @from (a file of "NAME<sep>VALUE" lines, changed here)
+ * against the same counter in @to (unchanged): PREFIX.NAME = to - from.
+ * @monotonic (the debug counters, "NAME:VALUE"): every counter, zeros too
+ * (a check such as "> 0" must see them), none that fell (reset in
+ * between, or not a counter).  Otherwise (/proc/vmstat, which has gauges
+ * too): the ones that changed.
  */
-static void vmstat_rows(struct rows *r, const char *phase, char *before, char *after)
+static void delta_rows(struct rows *r, const char *prefix, char *from, const char *to,
+		       char sep, int monotonic)
 {
-	char metric[256], name[200], *p = after, *l;
-	long long a, b;
+	char metric[256], *p = from, *l;
 
 	while ((l = next_line(&p))) {
-		char *q, *bl;
+		char *s = strchr(l, sep);
+		long long a, b;
 
-		if (sscanf(l, "%199s %lld", name, &a) != 2)
+		if (!s || s == l || (size_t)(s - l) > 200)
 			continue;
-		/* the same name in the before file */
-		for (q = before; q && *q; q = bl ? bl + 1 : NULL) {
-			char nb[200];
-
-			bl = strchr(q, '\n');
-			if (sscanf(q, "%199s %lld", nb, &b) == 2 && !strcmp(nb, name)) {
-				if (a - b) {
-					if (phase)
-						snprintf(metric, sizeof(metric), "vmstat.since_%s.%s",
-							 phase, name);
-					else
-						snprintf(metric, sizeof(metric), "vmstat.%s", name);
-					row_num(r, metric, (double)(a - b));
-				}
-				break;
-			}
-		}
+		*s = '\0';
+		if (sscanf(s + 1, "%lld", &b) != 1 || !counter_value(to, l, sep, &a))
+			continue;
+		if (monotonic ? b < 0 || a < b : a == b)
+			continue;
+		snprintf(metric, sizeof(metric), "%s.%s", prefix, l);
+		/* in double: guest text must not overflow a long long */
+		row_num(r, metric, (double)a - (double)b);
 	}
 }
 
@@ -614,22 +595,22 @@ static int is_phase_snapshot(const char *name, char *phase, size_t size)
 /* at most this many snapshot files a run (usemem-swap has 2) */
 #define MAX_PHASE_SNAPSHOTS 8
 
-/* the rows of one phase snapshot against the run's end (counters-after) */
-static void phase_rows(struct rows *r, const char *name, const char *phase)
+/*
+ * The rows of one phase snapshot against the run's end (counters-after.*):
+ * counter.since_PHASE.NAME and vmstat.since_PHASE.NAME.
+ */
+static void phase_rows(struct rows *r, const char *name, const char *phase,
+		       const char *after_debug, const char *after_vmstat)
 {
 	int debug = strstr(name, ".debug-vm") != NULL;
-	char *at = guest_file(r, name, GUEST_MAX_COUNTERS, NULL);
-	char *after = guest_file(r, debug ? "counters-after.debug-vm" :
-				 "counters-after.vmstat", GUEST_MAX_COUNTERS, NULL);
+	const char *after = debug ? after_debug : after_vmstat;
+	char prefix[64], *at;
 
-	if (at && after) {
-		if (debug)
-			phase_counter_rows(r, phase, at, after);
-		else
-			vmstat_rows(r, phase, at, after);
-	}
+	if (!after || !(at = guest_file(r, name, GUEST_MAX_COUNTERS, NULL)))
+		return;
+	snprintf(prefix, sizeof(prefix), "%s.since_%s", debug ? "counter" : "vmstat", phase);
+	delta_rows(r, prefix, at, after, debug ? ':' : ' ', debug);
 	free(at);
-	free(after);
 }
 
 int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
@@ -638,7 +619,8 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	static const char *const keys[] = { "scenario", "fs", "profile", "mode", "repeat" };
 	struct rows r = { out, "", dir };
 	struct fio_jobs fio_seen = { NULL, 0 };
-	char *conf = read_file_in(dir, "run.conf"), *t, *t2, *gdir;
+	char *conf = read_file_in(dir, "run.conf"), *t, *gdir;
+	char *after_debug, *after_vmstat;
 	const char *base = strrchr(dir, '/');
 	struct dirent **list;
 	char phase[40];
@@ -671,16 +653,17 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	/* what the guest wrote: RUN/guest, every file read as guest-read.h says */
 	if (trace_rows(&r, derived, err, errlen) < 0)
 		return -1;
-	if ((t = guest_file(&r, "counters-after.debug-vm", GUEST_MAX_COUNTERS, NULL))) {
+	/* the run's end, read once: its own rows and every snapshot's deltas */
+	after_debug = guest_file(&r, "counters-after.debug-vm", GUEST_MAX_COUNTERS, NULL);
+	after_vmstat = guest_file(&r, "counters-after.vmstat", GUEST_MAX_COUNTERS, NULL);
+	if (after_debug && (t = strdup(after_debug))) {
 		counter_rows(&r, t);
 		free(t);
 	}
 	t = guest_file(&r, "counters-before.vmstat", GUEST_MAX_COUNTERS, NULL);
-	t2 = guest_file(&r, "counters-after.vmstat", GUEST_MAX_COUNTERS, NULL);
-	if (t && t2)
-		vmstat_rows(&r, NULL, t, t2);
+	if (t && after_vmstat)
+		delta_rows(&r, "vmstat", t, after_vmstat, ' ', 0);
 	free(t);
-	free(t2);
 	if ((t = guest_file(&r, "iostat.json", GUEST_MAX_IOSTAT, NULL))) {
 		iostat_rows(&r, t);
 		free(t);
@@ -706,7 +689,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 			   is_phase_snapshot(name, phase, sizeof(phase))) {
 			/* a guest's many snapshots must not cost the host much */
 			nphase++;
-			phase_rows(&r, name, phase);
+			phase_rows(&r, name, phase, after_debug, after_vmstat);
 		} else if (len > 13 && !strcmp(name + len - 13, ".blktrace.bin") &&
 			   is_gnuplot_safe_name(name) && !memchr(name, '.', len - 13)) {
 			blk_rows(&r, name);
@@ -718,5 +701,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 	for (k = 0; k < fio_seen.n; k++)
 		free(fio_seen.names[k]);
 	free(fio_seen.names);
+	free(after_debug);
+	free(after_vmstat);
 	return ferror(out) ? fail(err, errlen, "cannot write the summary rows") : 0;
 }

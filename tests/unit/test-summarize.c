@@ -69,10 +69,10 @@ TEST(test_run_folder_into_rows)
 	gput(dir, "workload-seconds", "1.0 3.0\n");
 	gput(dir, "counters-after.debug-vm", "nr_throttle_writeback:3\nbad line\nnr_reset:1\nnr_same:4\n");
 	gput(dir, "counters-before.vmstat", "nr_dirty 10\npgscan_direct 5\nnr_free 7\n");
-	gput(dir, "counters-after.vmstat", "pgscan_direct 9\nnr_dirty 10\nnr_free 2\n");
+	gput(dir, "counters-after.vmstat", "pgscan_direct 9\nnr_dirty 10\nnr_free 2\npgbig 9223372036854775807\n");
 	/* snapshots mid-workload (usemem-swap's at swapon), one of a bad name */
 	gput(dir, "counters-swapon.debug-vm", "nr_throttle_writeback:1\nnr_reset:7\nnr_same:4\nnr_gone:2\n");
-	gput(dir, "counters-swapon.vmstat", "pgscan_direct 6\nnr_dirty 10\n");
+	gput(dir, "counters-swapon.vmstat", "pgscan_direct 6\nnr_dirty 10\npgbig -9223372036854775807\n");
 	gput(dir, "counters-Bad.debug-vm", "nr_throttle_writeback:0\n");
 	gput(dir, "iostat.json",
 	    "{\"sysstat\": {\"hosts\": [{\"statistics\": [{\"disk\": [{\"disk_device\": \"ubda\","
@@ -103,7 +103,10 @@ TEST(test_run_folder_into_rows)
 	CHECK(strstr(rows, "since_swapon.nr_gone") == NULL);	/* not at the end */
 	CHECK(has(rows, "vmstat.since_swapon.pgscan_direct\t3"));
 	CHECK(strstr(rows, "vmstat.since_swapon.nr_dirty") == NULL);
-	CHECK(strstr(rows, "since_Bad") == NULL && strstr(rows, "since_after") == NULL);
+	CHECK(strstr(rows, "since_Bad") == NULL && strstr(rows, "since_after") == NULL &&
+	      strstr(rows, "since_before") == NULL);
+	/* no long long overflow on guest text: the difference in double */
+	CHECK(has(rows, "vmstat.since_swapon.pgbig\t1.84467e+19"));
 	CHECK(has(rows, "vmstat.pgscan_direct\t4"));
 	CHECK(has(rows, "vmstat.nr_free\t-5"));
 	CHECK(strstr(rows, "vmstat.nr_dirty") == NULL);	/* no change: no row */
