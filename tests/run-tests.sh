@@ -4,6 +4,11 @@
 # set -eu -o pipefail; its output goes to build/test-logs/<name>.log and is shown when
 # it fails.  The last line is "N passed, N failed".
 #
+# Test files run RL_TEST_JOBS at a time (default: the host's CPUs), each
+# file's tests in order; a file with a line "# run-tests: alone: WHY" runs
+# with no other beside it (it runs matrices that use every CPU, measures
+# the host, or fails under load).
+#
 #   tests/run-tests.sh            everything
 #   tests/run-tests.sh PATTERN    only tests whose name matches PATTERN
 #   tests/run-tests.sh unit       only the C unit tests
@@ -15,21 +20,27 @@ TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$TESTS_DIR/helpers.sh"
 
 pattern=${1:-.}
-passed=0
-failed=0
-failed_names=""
+jobs=${RL_TEST_JOBS:-$(nproc)}
+if ! [[ $jobs =~ ^[1-9][0-9]{0,2}$ ]]; then
+	echo "run-tests: RL_TEST_JOBS=$jobs: want a number of test files at once, 1-999" >&2
+	exit 2
+fi
 LOGS=$RL_BUILD/test-logs
 mkdir -p "$LOGS"
+# one line per test, "ok NAME" or "fail NAME", appended by every lane
+TALLY=$LOGS/tally
+: >"$TALLY"
 
-record() {
+# report ok|fail NAME [EXCERPT]: one write, so lanes do not interleave
+report() {
+	local line
 	if [ "$1" = ok ]; then
-		passed=$((passed + 1))
-		echo "ok - $2"
+		line="ok - $2"
 	else
-		failed=$((failed + 1))
-		failed_names="$failed_names $2"
-		echo "not ok - $2"
+		line="not ok - $2"
 	fi
+	echo "$1 ${2%% (*}" >>"$TALLY"
+	printf '%s\n%s' "$line" "${3:+$3$'\n'}"
 }
 
 run_unit_tests() {
@@ -40,13 +51,12 @@ run_unit_tests() {
 	} >"$log" 2>&1
 	while read -r line; do
 		case "$line" in
-		"ok - "*) record ok "unit: ${line#ok - }" ;;
-		"not ok - "*) record fail "unit: ${line#not ok - }" ;;
+		"ok - "*) report ok "unit: ${line#ok - }" ;;
+		"not ok - "*) report fail "unit: ${line#not ok - }" ;;
 		esac
 	done <"$log"
 	if grep -qE 'Error|error:|ERROR: (Address|Leak|Undefined)' "$log"; then
-		record fail "unit: build and sanitizers"
-		tail -30 "$log" | sed 's/^/    /'
+		report fail "unit: build and sanitizers" "$(tail -30 "$log" | sed 's/^/    /')"
 	fi
 }
 
@@ -59,11 +69,31 @@ run_test() {
 	(set -eu -o pipefail; "$name") >"$log" 2>&1
 	rc=$?
 	if [ "$rc" = 0 ]; then
-		record ok "$name ($(($(date +%s) - start))s)"
+		report ok "$name ($(($(date +%s) - start))s)"
 	else
-		record fail "$name ($(($(date +%s) - start))s)"
-		tail -25 "$log" | sed 's/^/    /'
+		report fail "$name ($(($(date +%s) - start))s)" "$(tail -25 "$log" | sed 's/^/    /')"
 	fi
+}
+
+# selected FILE: the names of FILE's tests that the pattern selects
+selected() {
+	[ "$pattern" != unit ] || return 0
+	grep -oE '^t_[a-z0-9_]+\(\)' "$1" | tr -d '()' | while read -r t; do
+		[[ ! $t =~ $pattern ]] || echo "$t"
+	done
+}
+
+# run_file FILE: its selected tests in order, with a TEST_TMP of its own
+# (two files at once must not share shared_run folders or scratch names)
+run_file() {
+	local f=$1 t
+	TEST_TMP=$TEST_TMP_ROOT/${f##*/}
+	mkdir -p "$TEST_TMP"
+	# shellcheck disable=SC1090 # the test files are found at run time
+	. "$f"
+	for t in $(selected "$f"); do
+		run_test "$t"
+	done
 }
 
 # The kernels only some tests boot build in the background at low priority
@@ -86,19 +116,43 @@ background_build() { # NAME TEST-PREFIX COMMAND...
 background_build debug t_debug_flavour env KERNEL_FLAVOR=debug "$RL_TOP/scripts/build-kernel.sh"
 background_build linux-6.1 t_kernels_61 "$RL_TOP/scripts/build-kernel.sh" --kernel "6.1=series:$RL_TOP/kernel-patches/6.1"
 
+# helpers.sh made TEST_TMP and removes it on exit; each file gets a folder in it
+TEST_TMP_ROOT=$TEST_TMP
+lanes=()
+# wait_lanes N: until fewer than N files run (N=1: none)
+wait_lanes() {
+	local pid alive
+	while [ "${#lanes[@]}" -ge "$1" ]; do
+		# only the lanes: the background kernel builds are jobs too
+		wait -n "${lanes[@]}" || true
+		alive=()
+		for pid in "${lanes[@]}"; do
+			! kill -0 "$pid" 2>/dev/null || alive+=("$pid")
+		done
+		lanes=("${alive[@]}")
+	done
+}
 if [[ unit =~ $pattern ]]; then
-	run_unit_tests
+	run_unit_tests &
+	lanes+=("$!")
 fi
 for f in "$TESTS_DIR"/t-*.sh; do
-	# shellcheck disable=SC1090 # the test files are found at run time
-	. "$f"
-	for t in $(grep -oE '^t_[a-z0-9_]+\(\)' "$f" | tr -d '()'); do
-		if [ "$pattern" = unit ] || ! [[ $t =~ $pattern ]]; then
-			continue
-		fi
-		run_test "$t"
-	done
+	[ -n "$(selected "$f")" ] || continue
+	if grep -q '^# run-tests: alone' "$f"; then
+		wait_lanes 1
+		run_file "$f" &
+		lanes+=("$!")
+		wait_lanes 1
+	else
+		wait_lanes "$jobs"
+		run_file "$f" &
+		lanes+=("$!")
+	fi
 done
-[ -z "$failed_names" ] || echo "failed:$failed_names"
+wait_lanes 1
+passed=$(grep -c '^ok ' "$TALLY")
+failed=$(grep -c '^fail ' "$TALLY")
+failed_names=$(sed -n 's/^fail //p' "$TALLY" | tr '\n' ' ')
+[ -z "$failed_names" ] || echo "failed: $failed_names"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -2,6 +2,7 @@
 # The guest clock: HZ=1000, and time-travel=cpu (patch 0011) charging the
 # guest's own work from a cost model, so that figures do not depend on what
 # else the host does.
+# run-tests: alone: it puts a CPU hog on every host CPU
 
 t_kernel_runs_hz_1000() {
 	local run=$TEST_TMP/hz

@@ -3,6 +3,7 @@
 # reclaim wait path with a backtrace through reclaim, continues and ends
 # with its normal results; as root and as an unprivileged user.  Attaching
 # to a running experiment, the lab's gdb commands, and bad input.
+# run-tests: alone: gdb's attach to a running guest failed under load (ptrace: No such process)
 
 # The memcg writer of t-20: a v1 memcg of 48M, 160M written to a slow disk.
 gdb_writer_job() {

@@ -3,6 +3,7 @@
 # vanilla, with the scenarios' own (small) sizes.  Every run completes, its
 # summary parses, the trace accounts for every counted reclaim sleep, and
 # the report is generated.
+# run-tests: alone: its matrix runs a guest on every CPU
 
 compare_run() {
 	local m=$TEST_TMP/compare

@@ -4,6 +4,7 @@
 # (kernel-patches/6.1) booting on the lab's disks, clock and confinement,
 # and a matrix of the lab's 6.12 and 6.1 with the MGLRU mode, reported.
 # run-tests.sh builds the 6.1 kernel in the background (build_wait).
+# run-tests: alone: its matrix runs a guest on every CPU
 
 KERNEL_61_SPEC=6.1=series:$RL_TOP/kernel-patches/6.1
 

@@ -5,6 +5,7 @@
 # so that bundles and run folders really travel.  One small matrix (memcg-dd
 # on ext4, patched and vanilla, 2 repeats, cpu clock) on one host and on
 # two must give the same runs and the same report.
+# run-tests: alone: its matrices run a guest on every CPU
 
 HOSTS_MATRIX_OPTS=(--scenario memcg-dd --fs ext4 --modes "patched,vanilla" --repeat 2)
 

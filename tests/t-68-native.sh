@@ -4,6 +4,7 @@
 # guest's, and nothing of the run left on the host afterwards.  CI runs as
 # root on a host with loop devices and the cgroup v1 memory controller:
 # these tests fail, never skip, when a native run cannot be had there.
+# run-tests: alone: native runs measure the host and use its loop devices and cgroups
 
 # native RUNDIR [run.sh options]: one native run; returns run.sh's status
 native() {

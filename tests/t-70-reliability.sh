@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Reliability: concurrent runs, an interrupted matrix resumed, bad input to
 # the main command.
+# run-tests: alone: it counts the host's guests and fills a tmpfs
 
 t_two_runs_at_once() {
 	local a=$TEST_TMP/par-a b=$TEST_TMP/par-b pa pb

@@ -5,6 +5,13 @@
 # the patches on and zero splats (xfs and vfat are in the kernel too; a
 # matrix on them takes another 2-3 minutes, too long for CI).  `make test`
 # builds it, in the background while the other tests run.
+# run-tests: alone: its matrix runs a guest on every CPU, and KASAN guests are slow
+
+# The debug kernel repeats t-30's and t-70's guest checks: their helpers.
+# shellcheck source=tests/t-30-pageout.sh
+. "$TESTS_DIR/t-30-pageout.sh"
+# shellcheck source=tests/t-70-reliability.sh
+. "$TESTS_DIR/t-70-reliability.sh"
 
 t_debug_flavour_kernel() {
 	local run=$TEST_TMP/debug-kernel
