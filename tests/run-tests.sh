@@ -94,6 +94,7 @@ run_file() {
 	for t in $(selected "$f"); do
 		run_test "$t"
 	done
+	echo "done ${f##*/}" >>"$TALLY"
 }
 
 # The kernels only some tests boot build in the background at low priority
@@ -136,8 +137,10 @@ if [[ unit =~ $pattern ]]; then
 	run_unit_tests &
 	lanes+=("$!")
 fi
+started=()
 for f in "$TESTS_DIR"/t-*.sh; do
 	[ -n "$(selected "$f")" ] || continue
+	started+=("${f##*/}")
 	if grep -q '^# run-tests: alone' "$f"; then
 		wait_lanes 1
 		run_file "$f" &
@@ -150,6 +153,10 @@ for f in "$TESTS_DIR"/t-*.sh; do
 	fi
 done
 wait_lanes 1
+# a lane that died (killed, out of memory) left its tests unreported
+for f in "${started[@]}"; do
+	grep -qx "done $f" "$TALLY" || report fail "$f: its tests did not all run (the runner's lane ended early)"
+done
 passed=$(grep -c '^ok ' "$TALLY")
 failed=$(grep -c '^fail ' "$TALLY")
 failed_names=$(sed -n 's/^fail //p' "$TALLY" | tr '\n' ' ')
