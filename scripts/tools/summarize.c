@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -266,6 +267,23 @@ static int trace_rows(struct rows *r, const char *derived, char *err,
 	return 0;
 }
 
+/*
+ * A counter's name as the kernel spells it (/proc/vmstat, the debugfs
+ * counters): 1-200 letters, digits and '_'.  The guest writes the files,
+ * and a name becomes part of a metric: no tab, '.', space or quote.
+ */
+static int is_counter_name(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || n > 200)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return 0;
+	return 1;
+}
+
 /* "name:value" lines: the debugfs counters as grep -r . shows them */
 static void counter_rows(struct rows *r, char *text)
 {
@@ -274,7 +292,7 @@ static void counter_rows(struct rows *r, char *text)
 	while ((l = next_line(&p))) {
 		char *c = strchr(l, ':');
 
-		if (!c || (size_t)(c - l) > 200)
+		if (!c || !is_counter_name(l, (size_t)(c - l)))
 			continue;
 		*c = '\0';
 		snprintf(metric, sizeof(metric), "counter.%s", l);
@@ -318,7 +336,7 @@ static void delta_rows(struct rows *r, const char *prefix, char *from, const cha
 		char *s = strchr(l, sep);
 		long long a, b;
 
-		if (!s || s == l || (size_t)(s - l) > 200)
+		if (!s || !is_counter_name(l, (size_t)(s - l)))
 			continue;
 		*s = '\0';
 		if (sscanf(s + 1, "%lld", &b) != 1 || !counter_value(to, l, sep, &a))

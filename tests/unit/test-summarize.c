@@ -67,11 +67,13 @@ TEST(test_run_folder_into_rows)
 	    "rl-dd-7 [000] ..... 1.100000: mm_vmscan_reclaim_wait: usec_timeout=1000 usec_delayed=1000 memcg=1 node=0 zone=1 reason=writeback class=write\n"
 	    "kswapd0-3 [000] ..... 1.200000: mm_vmscan_reclaim_wait: usec_timeout=1000 usec_delayed=500 memcg=0 node=0 zone=1 reason=congested class=kswapd\n");
 	gput(dir, "workload-seconds", "1.0 3.0\n");
-	gput(dir, "counters-after.debug-vm", "nr_throttle_writeback:3\nbad line\nnr_reset:1\nnr_same:4\n");
-	gput(dir, "counters-before.vmstat", "nr_dirty 10\npgscan_direct 5\nnr_free 7\n");
-	gput(dir, "counters-after.vmstat", "pgscan_direct 9\nnr_dirty 10\nnr_free 2\npgbig 9223372036854775807\n");
+	/* a name the kernel would not write: no row (tab, '.', space) */
+	gput(dir, "counters-after.debug-vm",
+	     "nr_throttle_writeback:3\nbad line\nnr_reset:1\nnr_same:4\nnr\tforged:5\nnr.dot:6\nnr sp:7\n:8\n");
+	gput(dir, "counters-before.vmstat", "nr_dirty 10\npgscan_direct 5\nnr_free 7\npg\tforged 1\n");
+	gput(dir, "counters-after.vmstat", "pgscan_direct 9\nnr_dirty 10\nnr_free 2\npgbig 9223372036854775807\npg\tforged 9\n");
 	/* snapshots mid-workload (usemem-swap's at swapon), one of a bad name */
-	gput(dir, "counters-swapon.debug-vm", "nr_throttle_writeback:1\nnr_reset:7\nnr_same:4\nnr_gone:2\n");
+	gput(dir, "counters-swapon.debug-vm", "nr_throttle_writeback:1\nnr_reset:7\nnr_same:4\nnr_gone:2\nnr\tforged:1\n");
 	gput(dir, "counters-swapon.vmstat", "pgscan_direct 6\nnr_dirty 10\npgbig -9223372036854775807\n");
 	gput(dir, "counters-Bad.debug-vm", "nr_throttle_writeback:0\n");
 	gput(dir, "iostat.json",
@@ -97,6 +99,8 @@ TEST(test_run_folder_into_rows)
 	CHECK(has(rows, "waits.task.kswapd0.p50_usec\t500"));
 	CHECK(strstr(rows, "waits.task.rl-dd-7") == NULL);
 	CHECK(has(rows, "counter.nr_throttle_writeback\t3"));
+	CHECK(strstr(rows, "forged") == NULL && strstr(rows, "nr.dot") == NULL &&
+	      strstr(rows, "nr sp") == NULL && strstr(rows, "counter.\t") == NULL);
 	CHECK(has(rows, "counter.since_swapon.nr_throttle_writeback\t2"));
 	CHECK(has(rows, "counter.since_swapon.nr_same\t0"));	/* zeros count */
 	CHECK(strstr(rows, "since_swapon.nr_reset") == NULL);	/* reset in between */
