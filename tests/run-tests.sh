@@ -27,11 +27,14 @@ if ! [[ $jobs =~ ^[1-9][0-9]{0,2}$ ]]; then
 fi
 LOGS=$RL_BUILD/test-logs
 mkdir -p "$LOGS"
-# one line per test, "ok NAME" or "fail NAME", appended by every lane
-TALLY=$LOGS/tally
+# One line per test, "ok NAME" or "fail NAME", appended by every lane, and
+# "done FILE" when a file's lane ends: in this run's own folder (helpers.sh
+# made TEST_TMP), so that two runners at once do not count each other's.
+TALLY=$TEST_TMP/tally REPORT_LOCK=$TEST_TMP/report.lock
 : >"$TALLY"
 
-# report ok|fail NAME [EXCERPT]: one write, so lanes do not interleave
+# report ok|fail NAME [EXCERPT]: under a lock, so that another lane's line
+# does not land inside a long excerpt
 report() {
 	local line
 	if [ "$1" = ok ]; then
@@ -39,8 +42,11 @@ report() {
 	else
 		line="not ok - $2"
 	fi
-	echo "$1 ${2%% (*}" >>"$TALLY"
-	printf '%s\n%s' "$line" "${3:+$3$'\n'}"
+	{
+		flock 9
+		echo "$1 ${2%% (*}" >>"$TALLY" || echo "run-tests: cannot write $TALLY" >&2
+		printf '%s\n%s' "$line" "${3:+$3$'\n'}"
+	} 9>>"$REPORT_LOCK"
 }
 
 run_unit_tests() {
@@ -89,6 +95,8 @@ run_file() {
 	local f=$1 t
 	TEST_TMP=$TEST_TMP_ROOT/${f##*/}
 	mkdir -p "$TEST_TMP"
+	# the unprivileged tests' user reaches it, whatever the umask
+	chmod 755 "$TEST_TMP"
 	# shellcheck disable=SC1090 # the test files are found at run time
 	. "$f"
 	for t in $(selected "$f"); do
@@ -117,9 +125,21 @@ background_build() { # NAME TEST-PREFIX COMMAND...
 background_build debug t_debug_flavour env KERNEL_FLAVOR=debug "$RL_TOP/scripts/build-kernel.sh"
 background_build linux-6.1 t_kernels_61 "$RL_TOP/scripts/build-kernel.sh" --kernel "6.1=series:$RL_TOP/kernel-patches/6.1"
 
-# helpers.sh made TEST_TMP and removes it on exit; each file gets a folder in it
+# helpers.sh made TEST_TMP and removes it on exit; each file gets a folder
+# in it.  A runner stopped takes its lanes along.
 TEST_TMP_ROOT=$TEST_TMP
 lanes=()
+trap '[ "${#lanes[@]}" = 0 ] || kill "${lanes[@]}" 2>/dev/null; rm -rf "$TEST_TMP_ROOT"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+# The tools the tests run, built once before any lane starts: the unit
+# lane's make and the tests' compare.sh would otherwise relink them at once.
+make -s -C "$RL_TOP/scripts/tools" OUT="$RL_HOST_TOOLS" >"$LOGS/host-tools.log" 2>&1 ||
+	report fail "the host tools build" "$(tail -20 "$LOGS/host-tools.log" | sed 's/^/    /')"
+# and the unprivileged tests' user, which three files at once would add
+[ "$(id -u)" != 0 ] || id -u "$UNPRIV_USER" >/dev/null 2>&1 ||
+	useradd --system --no-create-home --shell /usr/sbin/nologin "$UNPRIV_USER" ||
+	report fail "creating the test user $UNPRIV_USER"
 # wait_lanes N: until fewer than N files run (N=1: none)
 wait_lanes() {
 	local pid alive
@@ -133,11 +153,15 @@ wait_lanes() {
 		lanes=("${alive[@]}")
 	done
 }
+started=()
 if [[ unit =~ $pattern ]]; then
-	run_unit_tests &
+	started+=(unit)
+	(
+		run_unit_tests
+		echo "done unit" >>"$TALLY"
+	) &
 	lanes+=("$!")
 fi
-started=()
 for f in "$TESTS_DIR"/t-*.sh; do
 	[ -n "$(selected "$f")" ] || continue
 	started+=("${f##*/}")
