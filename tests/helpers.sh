@@ -49,17 +49,20 @@ shared_run() {
 
 # An unprivileged account for the tests that prove reclaimlab needs no root.
 UNPRIV_USER=reclaimlab-test
+# unprivileged_user_exists: add the test user if it is missing (root only);
+# true if it is there after.  run-tests.sh calls it before its lanes; a
+# useradd racing another's is fine if the user is there after.
+unprivileged_user_exists() {
+	id -u "$UNPRIV_USER" >/dev/null 2>&1 ||
+		useradd --system --no-create-home --shell /usr/sbin/nologin "$UNPRIV_USER" ||
+		id -u "$UNPRIV_USER" >/dev/null 2>&1
+}
 unprivileged() {
 	if [ "$(id -u)" != 0 ]; then
 		"$@"
 		return
 	fi
-	# run-tests.sh adds it before its lanes; a test run another way may race
-	# another's useradd, which is fine if the user is there after
-	id -u "$UNPRIV_USER" >/dev/null 2>&1 ||
-		useradd --system --no-create-home --shell /usr/sbin/nologin "$UNPRIV_USER" ||
-		id -u "$UNPRIV_USER" >/dev/null 2>&1 ||
-		fail "cannot create user $UNPRIV_USER"
+	unprivileged_user_exists || fail "cannot create user $UNPRIV_USER"
 	setpriv --reuid="$UNPRIV_USER" --regid="$UNPRIV_USER" --init-groups \
 		env HOME=/nonexistent PATH="$PATH" "$@"
 }

@@ -137,9 +137,7 @@ trap 'exit 143' TERM
 make -s -C "$RL_TOP/scripts/tools" OUT="$RL_HOST_TOOLS" >"$LOGS/host-tools.log" 2>&1 ||
 	report fail "the host tools build" "$(tail -20 "$LOGS/host-tools.log" | sed 's/^/    /')"
 # and the unprivileged tests' user, which three files at once would add
-[ "$(id -u)" != 0 ] || id -u "$UNPRIV_USER" >/dev/null 2>&1 ||
-	useradd --system --no-create-home --shell /usr/sbin/nologin "$UNPRIV_USER" ||
-	report fail "creating the test user $UNPRIV_USER"
+[ "$(id -u)" != 0 ] || unprivileged_user_exists || report fail "creating the test user $UNPRIV_USER"
 # wait_lanes N: until fewer than N files run (N=1: none)
 wait_lanes() {
 	local pid alive
