@@ -157,6 +157,52 @@ t_report_verdicts_use_the_variation() {
 	expect_line "$r" "- Variation between repeats: of 8 scenario/fs/mode cells with two or more ok runs, 1 varied in some figure and 7 gave the same figures in every repeat (the host's run.wall_seconds aside)"
 }
 
+# kernel_run MATRIX SRC MODE N OOM BACKEND: run folder SRC copied as an ok
+# run of mode MODE (M@KERNEL), repeat N, with OOM kills and the backend
+# (uml, native)
+kernel_run() {
+	local src=$1/runs/$2 name dst
+	name=${2%%.*}.$(echo "$2" | cut -d. -f2).$3.r$4
+	dst=$1/runs/$name
+	cp -r "$src" "$dst"
+	sed -i -e "s/^run=.*/run=$name/" -e "s/^umid=.*/umid=rl-$name/" \
+		-e "s/^mode=.*/mode=$3/" -e "s/^repeat=.*/repeat=$4/" -e "s/^seed=.*/seed=$4/" \
+		"$dst/run.conf"
+	sed -i '/^backend=/d' "$dst/run.conf"
+	echo "backend=$6" >>"$dst/run.conf"
+	sed -i -e '1s/.*/ok/' -e 's/^exit_status=.*/exit_status=0/' -e "s/^run=.*/run=$name/" \
+		-e "s/^oom_kills=.*/oom_kills=$5/" "$dst/status"
+	awk -F'\t' -v OFS='\t' -v run="$name" '{ $1 = run; print }' \
+		"$src/derived/summary.tsv" >"$dst/derived/summary.tsv"
+}
+
+# A lab kernel and a native one in one matrix: where the native kernel
+# decides a check the other way, the lab's verdict says so; where they
+# agree, or the other kernel is not native, nothing is added.
+# shellcheck disable=SC2016 # the backquotes are markdown
+t_report_marks_native_disagreement() {
+	local m r n
+	m=$(report_copy native)
+	for n in 1 2 3 4 5; do
+		kernel_run "$m" memcg-dd.ext4.patched.r1 vanilla@6.12 "$n" 1 uml
+		kernel_run "$m" memcg-dd.ext4.patched.r1 vanilla@host "$n" 0 native
+		kernel_run "$m" memcg-dd.ext4.patched.r1 patched@6.12 "$n" 0 uml
+		kernel_run "$m" memcg-dd.ext4.patched.r1 patched@host "$n" 0 native
+	done
+	rm -rf "$m/runs/memcg-dd.ext4.patched.r1"
+	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
+	r=$m/report.md
+	expect_match "$r" '^\| reproduced; \*\*native \(host\): not reproduced\*\* \| `workload.oom_kills mode=vanilla > 0` \| fs=ext4 kernel=6.12 \|'
+	expect_match "$r" '^\| not reproduced \| `workload.oom_kills mode=vanilla > 0` \| fs=ext4 kernel=host \|'
+	expect_match "$r" '^\| reproduced \| `workload.oom_kills mode=patched == 0` \| fs=ext4 kernel=6.12 \|'
+	expect_match "$r" '^\|  \|  \| `workload.oom_kills mode=vanilla > 0` \| fs=ext4 kernel=6.12 \| .* \| reproduced; \*\*native \(host\): not reproduced\*\* \|'
+	# the same runs with "host" a lab kernel: no native verdict to differ
+	sed -i 's/^backend=native$/backend=uml/' "$m"/runs/*@host.r*/run.conf
+	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
+	expect_no "$r" "native (host)"
+	expect_match "$r" '^\| reproduced \| `workload.oom_kills mode=vanilla > 0` \| fs=ext4 kernel=6.12 \|'
+}
+
 # shellcheck disable=SC2016 # the backquotes are markdown
 t_report_failed_runs_listed_and_excluded() {
 	local m r

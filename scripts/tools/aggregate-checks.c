@@ -542,6 +542,77 @@ nomem:
 	return (size_t)-1;
 }
 
+/*
+ * A verdict's place split in two: the kernel it is of ("" if none) and the
+ * rest, "fs=ext4 mode=vanilla" of "fs=ext4 mode=vanilla@host" or of
+ * "fs=ext4 kernel=host".
+ */
+static void where_split(const char *where, char *kernel, size_t ksize,
+			char *rest, size_t rsize)
+{
+	size_t used = 0;
+	const char *p = where;
+
+	*kernel = *rest = '\0';
+	while (*p) {
+		size_t len = strcspn(p, " ");
+		int tlen = (int)len;
+		const char *at = memchr(p, '@', len);
+
+		if (len > 7 && !strncmp(p, "kernel=", 7)) {
+			snprintf(kernel, ksize, "%.*s", tlen - 7, p + 7);
+		} else if (len > 5 && !strncmp(p, "mode=", 5) && at) {
+			snprintf(kernel, ksize, "%.*s", (int)(p + len - at - 1), at + 1);
+			tlen = (int)(at - p);
+		}
+		if (!(len > 7 && !strncmp(p, "kernel=", 7)) && used < rsize)
+			used += snprintf(rest + used, rsize - used, "%s%.*s",
+					 used ? " " : "", tlen, p);
+		p += len;
+		p += strspn(p, " ");
+	}
+}
+
+static int decided(enum agg_verdict_kind k)
+{
+	return k == AGG_REPRODUCED || k == AGG_NOT_REPRODUCED;
+}
+
+size_t agg_mark_native(struct agg_verdict *v, size_t n,
+		       const char *const *native, size_t nnative)
+{
+	char ki[sizeof(v->where)], ri[sizeof(v->where)];
+	char kj[sizeof(v->where)], rj[sizeof(v->where)];
+	size_t i, j, k, marked = 0;
+
+	for (i = 0; i < n; i++) {
+		where_split(v[i].where, ki, sizeof(ki), ri, sizeof(ri));
+		if (!*ki || !decided(v[i].kind))
+			continue;
+		for (k = 0; k < nnative && strcmp(native[k], ki); k++)
+			;
+		if (k < nnative)	/* a native verdict itself */
+			continue;
+		for (j = 0; j < n && !v[i].native_differs; j++) {
+			if (j == i || !decided(v[j].kind) || v[j].kind == v[i].kind)
+				continue;
+			where_split(v[j].where, kj, sizeof(kj), rj, sizeof(rj));
+			if (strcmp(ri, rj))
+				continue;
+			for (k = 0; k < nnative && strcmp(native[k], kj); k++)
+				;
+			if (k == nnative)
+				continue;
+			v[i].native_differs = 1;
+			v[i].native_kind = v[j].kind;
+			snprintf(v[i].native_kernel, sizeof(v[i].native_kernel), "%.*s",
+				 AGG_WORD_MAX, kj);
+			marked++;
+		}
+	}
+	return marked;
+}
+
 const char *agg_verdict_name(enum agg_verdict_kind k)
 {
 	switch (k) {

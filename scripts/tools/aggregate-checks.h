@@ -96,6 +96,13 @@ struct agg_verdict {
 	int is_count;			/* a count outcome: the share below */
 	size_t hits;			/* left runs in which the check held */
 	double share_lo, share_hi;	/* Wilson 95% interval of hits / left.n */
+	/*
+	 * agg_mark_native(): a native kernel decided the same check at the
+	 * same place (fs, mode) the other way; its verdict and name
+	 */
+	int native_differs;
+	enum agg_verdict_kind native_kind;
+	char native_kernel[AGG_WORD_MAX + 1];
 };
 
 /* The verdict of a count outcome's share interval (see AGG_MIN_RUNS). */
@@ -138,6 +145,17 @@ size_t agg_scenario_checks(const struct scenario *scn, struct agg_check **out,
 size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 		      const struct agg_check *c, struct agg_verdict **out);
 const char *agg_verdict_name(enum agg_verdict_kind k);
+
+/*
+ * Marks the verdicts of a check (v[0..n), from agg_eval_check()) that a
+ * native kernel contradicts: a verdict on one kernel and the verdict on a
+ * native one at the same place otherwise (the same where but for
+ * "kernel=NAME" or the "@NAME" of "mode=M@NAME"), both decided
+ * (reproduced or not reproduced) and not alike.  native lists the native
+ * kernels' names (without "@").  Returns how many verdicts were marked.
+ */
+size_t agg_mark_native(struct agg_verdict *v, size_t n,
+		       const char *const *native, size_t nnative);
 /*
  * What a verdict rests on: "difference D [95% CI lo, hi]", a count
  * outcome's share ("OOM kill in 4 of 10 seeds (95% CI 0.17-0.69)"), that

@@ -286,6 +286,8 @@ static int load_scenario(struct report_model *r, struct model_scenario *s, const
 		s->verdicts = realloc(s->verdicts, (s->nverdicts + n + 1) * sizeof(*s->verdicts));
 		if (!s->verdicts)
 			return fail(err, errlen, "out of memory");
+		agg_mark_native(v, n, (const char *const *)r->native_kernels.v,
+				r->native_kernels.n);
 		for (j = 0; j < n; j++) {
 			s->verdicts[s->nverdicts].check = &s->checks[i];
 			s->verdicts[s->nverdicts++].v = v[j];
@@ -324,6 +326,12 @@ int model_load(struct report_model *r, const struct report_opts *o, const char *
 	r->conf_timeout = r->conf_values[3];
 	r->conf_sets = r->conf_values[4];
 	for (i = 0; i < r->nruns; i++) {
+		char *backend = conf_or_empty(r->runs[i].conf, "backend");
+		const char *at = strchr(r->runs[i].mode, '@');
+
+		if (at && !strcmp(backend, "native"))
+			strv_add_unique(&r->native_kernels, at + 1);
+		free(backend);
 		strv_add_unique(&seen_s, r->runs[i].scenario);
 		strv_add_unique(&seen_f, r->runs[i].fs);
 		strv_add_unique(&seen_m, r->runs[i].mode);
@@ -380,6 +388,7 @@ void model_free(struct report_model *r)
 	strv_free(&r->scenarios);
 	strv_free(&r->fs);
 	strv_free(&r->modes);
+	strv_free(&r->native_kernels);
 }
 
 /* --- questions ------------------------------------------------------------ */

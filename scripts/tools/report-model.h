@@ -70,6 +70,7 @@ struct report_model {
 	const char *conf_sets;
 	char *conf_values[6];		/* owned storage of the above */
 	struct strv scenarios, fs, modes;
+	struct strv native_kernels;	/* "NAME" of each mode M@NAME run natively */
 	const char *ref_mode;		/* the mode the others are compared with */
 	struct model_scenario *scn;		/* in scenario order */
 	size_t nscn;

@@ -452,6 +452,18 @@ static void measured_text(FILE *f, const struct model_verdict *v)
 		fprintf(f, "; %s", note);
 }
 
+/*
+ * A verdict's word, and where a native kernel decided the same check the
+ * other way, that verdict: a lab figure a real kernel does not share.
+ */
+static void verdict_text(FILE *f, const struct agg_verdict *v)
+{
+	fprintf(f, "%s", agg_verdict_name(v->kind));
+	if (v->native_differs)
+		fprintf(f, "; **native (%s): %s**", v->native_kernel,
+			agg_verdict_name(v->native_kind));
+}
+
 /* The value of KEY= in a verdict's "fs=ext4 mode=vanilla", or NULL. */
 static const char *where_value(const char *where, const char *key, char *buf, size_t size)
 {
@@ -539,7 +551,9 @@ static void thread_table_rows(struct report_model *r, struct model_scenario *s, 
 		fprintf(f, "| %s | %s | `%s` | %s | ", j ? "" : s->name, j ? "" : thread,
 			v->check->text, v->v.where);
 		measured_text(f, v);
-		fprintf(f, " | %s | ", agg_verdict_name(v->v.kind));
+		fprintf(f, " | ");
+		verdict_text(f, &v->v);
+		fprintf(f, " | ");
 		mechanism_cell(r, s, v, f);
 		fprintf(f, " |\n");
 	}
@@ -562,7 +576,7 @@ static void thread_table(struct report_model *r, FILE *f)
 	size_t i;
 
 	fprintf(f, "## The threads' figures beside the lab's\n\n");
-	fprintf(f, "Each check of each scenario: the thread's figures as the scenario file quotes them, the lab's as measured (median of the ok runs, their number and spread), the verdict, and how the filesystems completed writeback in those runs (median folios one completion ended and median gap between two, min–max over the runs when they differ: trace event writeback_end_batch).\n\n");
+	fprintf(f, "Each check of each scenario: the thread's figures as the scenario file quotes them, the lab's as measured (median of the ok runs, their number and spread), the verdict, and how the filesystems completed writeback in those runs (median folios one completion ended and median gap between two, min–max over the runs when they differ: trace event writeback_end_batch). Where a kernel that ran natively (compare.sh --kernel NAME=native) decided a check the other way at the same place, its verdict follows the lab's in bold (docs/calibration.md explains the disagreements measured so far).\n\n");
 	fprintf(f, "| experiment | the thread | check | where | the lab | verdict | writeback completions |\n|---|---|---|---|---|---|---|\n");
 	for (i = 0; i < r->nscn; i++)
 		if (!strcmp(r->scn[i].name, HEADLINE_SCENARIO))
@@ -592,8 +606,9 @@ static void checks_section(struct model_scenario *s, FILE *f)
 	for (i = 0; i < s->nverdicts; i++) {
 		const struct model_verdict *v = &s->verdicts[i];
 
-		fprintf(f, "| %s | `%s` | %s | ", agg_verdict_name(v->v.kind),
-			v->check->text, v->v.where);
+		fprintf(f, "| ");
+		verdict_text(f, &v->v);
+		fprintf(f, " | `%s` | %s | ", v->check->text, v->v.where);
 		measured_text(f, v);
 		fprintf(f, " |\n");
 	}

@@ -308,6 +308,69 @@ TEST(test_eval_per_kernel)
 	agg_free(&s);
 }
 
+/*
+ * A native kernel beside a lab kernel: a verdict the native one decided
+ * the other way at the same place is marked, with the native verdict;
+ * verdicts that agree, the native one's own, and undecided ones are not.
+ */
+TEST(test_mark_native_disagreement)
+{
+	static const char *const modes[] = { "vanilla@6.12", "vanilla@host", "patched@6.12" };
+	static const char *const kills[] = { "0", "2", "0" };
+	static const char *const native[] = { "host" };
+	const struct agg_verdict *x;
+	struct agg_verdict *v;
+	struct agg_check c;
+	struct agg_set s;
+	char line[256];
+	size_t i, r, n;
+
+	agg_init(&s);
+	for (i = 0; i < 3; i++)
+		for (r = 1; r <= 4; r++) {
+			snprintf(line, sizeof(line), "m.ext4.%s.r%zu\tmemcg-dd\text4\thdd\t%s\t%zu\tworkload.oom_kills\t%s",
+				 modes[i], r, modes[i], r, kills[i]);
+			CHECK_EQ_INT(agg_feed_line(&s, line), AGG_ROW);
+		}
+	CHECK_EQ_INT(agg_finish(&s), 0);
+	/* a check that names a mode: one verdict a kernel */
+	n = eval(&s, "memcg-dd", "workload.oom_kills mode=vanilla > 0", &c, &v);
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_INT(agg_mark_native(v, n, native, 1), 1);
+	x = verdict(v, n, "fs=ext4 kernel=6.12");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->native_differs &&
+	      x->native_kind == AGG_REPRODUCED && !strcmp(x->native_kernel, "host"));
+	x = verdict(v, n, "fs=ext4 kernel=host");
+	CHECK(x && x->kind == AGG_REPRODUCED && !x->native_differs);
+	/* no native kernel named: nothing is marked */
+	for (i = 0; i < n; i++)
+		v[i].native_differs = 0;
+	CHECK_EQ_INT(agg_mark_native(v, n, native, 0), 0);
+	free(v);
+	/* no mode named: one verdict a mode; patched has no native twin */
+	n = eval(&s, "memcg-dd", "workload.oom_kills == 0", &c, &v);
+	CHECK_EQ_INT(n, 3);
+	CHECK_EQ_INT(agg_mark_native(v, n, native, 1), 1);
+	x = verdict(v, n, "fs=ext4 mode=vanilla@6.12");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->native_differs &&
+	      x->native_kind == AGG_NOT_REPRODUCED);
+	x = verdict(v, n, "fs=ext4 mode=patched@6.12");
+	CHECK(x && x->kind == AGG_REPRODUCED && !x->native_differs);
+	/* an undecided native verdict marks nothing */
+	for (i = 0; i < n; i++) {
+		v[i].native_differs = 0;
+		if (!strcmp(v[i].where, "fs=ext4 mode=vanilla@host"))
+			v[i].kind = AGG_NOT_ENOUGH_RUNS;
+	}
+	CHECK_EQ_INT(agg_mark_native(v, n, native, 1), 0);
+	free(v);
+	/* the kernels agree: nothing is marked */
+	n = eval(&s, "memcg-dd", "workload.oom_kills >= 0", &c, &v);
+	CHECK_EQ_INT(agg_mark_native(v, n, native, 1), 0);
+	free(v);
+	agg_free(&s);
+}
+
 /* Three runs a side decide; the note gives the difference and interval. */
 TEST(test_verdict_with_interval)
 {
