@@ -92,6 +92,25 @@ JOB
 	[ "$(wc -l <"$TEST_TMP/plug.txt")" = 2 ] || fail "request sizes not measured for both settings"
 }
 
+# usemem-swap with SWAPON_PCT: allocators started at swapon take the
+# allocators' share from USEMEM_PCT to SWAPON_PCT of the guest's memory
+# (at 512M, 75% is two allocators and 110% a third), and the guest swaps
+# out after swapon.
+t_usemem_swap_grows_after_swapon() {
+	local run=$TEST_TMP/usemem-grow out
+	"$RL_TOP/scripts/run.sh" --out "$run" --time-travel=cpu --disk ext4 --timeout 360 \
+		--scenario usemem-swap --mode vanilla --set SWAPON_PCT=110 --set PHASE_SECONDS=2 \
+		>/dev/null || fail "the run failed: $(head -1 "$run/status"): $(tail -5 "$run/guest/guest.log")"
+	for out in 1 2 3; do
+		grep -q '^op=usemem bytes=' "$run/guest/usemem$out.out" ||
+			fail "allocator $out did not report: $(cat "$run/guest/usemem$out.out" 2>&1)"
+	done
+	[ ! -e "$run/guest/usemem4.out" ] || fail "a fourth allocator at 110%"
+	out=$(($(sed -n 's/^pswpout //p' "$run/guest/counters-after.vmstat") - \
+		$(sed -n 's/^pswpout //p' "$run/guest/counters-swapon.vmstat")))
+	[ "$out" -gt 0 ] || fail "no swap-out after swapon"
+}
+
 # A task that wrote a few bytes once and then only reads, beside a heavy
 # writer in its memory cgroup, is classed clean in its reclaim sleeps: the
 # class goes by when the task last dirtied page cache (patch 0002), not by
