@@ -187,7 +187,6 @@ t_report_marks_native_disagreement() {
 		kernel_run "$m" memcg-dd.ext4.patched.r1 vanilla@6.12 "$n" 1 uml
 		kernel_run "$m" memcg-dd.ext4.patched.r1 vanilla@host "$n" 0 native
 		kernel_run "$m" memcg-dd.ext4.patched.r1 patched@6.12 "$n" 0 uml
-		kernel_run "$m" memcg-dd.ext4.patched.r1 patched@host "$n" 0 native
 	done
 	rm -rf "$m/runs/memcg-dd.ext4.patched.r1"
 	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"

@@ -573,38 +573,58 @@ static void where_split(const char *where, char *kernel, size_t ksize,
 	}
 }
 
-static int decided(enum agg_verdict_kind k)
+/*
+ * What a verdict says of the check for comparing kernels: reproduced, not
+ * reproduced, or -1 if it decided nothing.  Runs without variation decide
+ * by their values: under the cpu clock a lab kernel often gives the same
+ * figure in every seed, where a native kernel varies.
+ */
+static int outcome(const struct agg_check *c, const struct agg_verdict *v)
 {
-	return k == AGG_REPRODUCED || k == AGG_NOT_REPRODUCED;
+	if (v->kind == AGG_REPRODUCED || v->kind == AGG_NOT_REPRODUCED)
+		return v->kind;
+	if (v->kind == AGG_NO_VARIATION && v->has_diff)
+		return holds(c->op, v->left.median, v->right.median) ?
+		       AGG_REPRODUCED : AGG_NOT_REPRODUCED;
+	return -1;
 }
 
-size_t agg_mark_native(struct agg_verdict *v, size_t n,
-		       const char *const *native, size_t nnative)
+static int is_native(const char *kernel, const char *const *native,
+		     size_t nnative)
+{
+	size_t k;
+
+	for (k = 0; k < nnative; k++)
+		if (!strcmp(native[k], kernel))
+			return 1;
+	return 0;
+}
+
+size_t agg_mark_native(const struct agg_check *c, struct agg_verdict *v,
+		       size_t n, const char *const *native, size_t nnative)
 {
 	char ki[sizeof(v->where)], ri[sizeof(v->where)];
 	char kj[sizeof(v->where)], rj[sizeof(v->where)];
-	size_t i, j, k, marked = 0;
+	size_t i, j, marked = 0;
 
+	for (i = 0; i < n; i++)
+		v[i].native_differs = 0;
 	for (i = 0; i < n; i++) {
+		int oi = outcome(c, &v[i]), oj;
+
 		where_split(v[i].where, ki, sizeof(ki), ri, sizeof(ri));
-		if (!*ki || !decided(v[i].kind))
-			continue;
-		for (k = 0; k < nnative && strcmp(native[k], ki); k++)
-			;
-		if (k < nnative)	/* a native verdict itself */
+		if (!*ki || oi < 0 || is_native(ki, native, nnative))
 			continue;
 		for (j = 0; j < n && !v[i].native_differs; j++) {
-			if (j == i || !decided(v[j].kind) || v[j].kind == v[i].kind)
+			oj = outcome(c, &v[j]);
+			if (j == i || oj < 0 || oj == oi)
 				continue;
 			where_split(v[j].where, kj, sizeof(kj), rj, sizeof(rj));
-			if (strcmp(ri, rj))
-				continue;
-			for (k = 0; k < nnative && strcmp(native[k], kj); k++)
-				;
-			if (k == nnative)
+			if (strcmp(ri, rj) || !is_native(kj, native, nnative))
 				continue;
 			v[i].native_differs = 1;
 			v[i].native_kind = v[j].kind;
+			v[i].native_outcome = (enum agg_verdict_kind)oj;
 			snprintf(v[i].native_kernel, sizeof(v[i].native_kernel), "%.*s",
 				 AGG_WORD_MAX, kj);
 			marked++;

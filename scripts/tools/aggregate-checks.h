@@ -101,7 +101,8 @@ struct agg_verdict {
 	 * same place (fs, mode) the other way; its verdict and name
 	 */
 	int native_differs;
-	enum agg_verdict_kind native_kind;
+	enum agg_verdict_kind native_kind;	/* the native verdict */
+	enum agg_verdict_kind native_outcome;	/* REPRODUCED or NOT_REPRODUCED */
 	char native_kernel[AGG_WORD_MAX + 1];
 };
 
@@ -147,15 +148,16 @@ size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 const char *agg_verdict_name(enum agg_verdict_kind k);
 
 /*
- * Marks the verdicts of a check (v[0..n), from agg_eval_check()) that a
+ * Marks the verdicts of check c (v[0..n), from agg_eval_check()) that a
  * native kernel contradicts: a verdict on one kernel and the verdict on a
  * native one at the same place otherwise (the same where but for
- * "kernel=NAME" or the "@NAME" of "mode=M@NAME"), both decided
- * (reproduced or not reproduced) and not alike.  native lists the native
- * kernels' names (without "@").  Returns how many verdicts were marked.
+ * "kernel=NAME" or the "@NAME" of "mode=M@NAME"), both deciding (reproduced
+ * or not reproduced, or no variation with values for which the check holds
+ * or fails) and not alike.  native lists the native kernels' names (without
+ * "@").  Clears earlier marks; returns how many verdicts were marked.
  */
-size_t agg_mark_native(struct agg_verdict *v, size_t n,
-		       const char *const *native, size_t nnative);
+size_t agg_mark_native(const struct agg_check *c, struct agg_verdict *v,
+		       size_t n, const char *const *native, size_t nnative);
 /*
  * What a verdict rests on: "difference D [95% CI lo, hi]", a count
  * outcome's share ("OOM kill in 4 of 10 seeds (95% CI 0.17-0.69)"), that

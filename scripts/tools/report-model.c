@@ -286,7 +286,7 @@ static int load_scenario(struct report_model *r, struct model_scenario *s, const
 		s->verdicts = realloc(s->verdicts, (s->nverdicts + n + 1) * sizeof(*s->verdicts));
 		if (!s->verdicts)
 			return fail(err, errlen, "out of memory");
-		agg_mark_native(v, n, (const char *const *)r->native_kernels.v,
+		agg_mark_native(&s->checks[i], v, n, (const char *const *)r->native_kernels.v,
 				r->native_kernels.n);
 		for (j = 0; j < n; j++) {
 			s->verdicts[s->nverdicts].check = &s->checks[i];

@@ -459,7 +459,10 @@ static void measured_text(FILE *f, const struct model_verdict *v)
 static void verdict_text(FILE *f, const struct agg_verdict *v)
 {
 	fprintf(f, "%s", agg_verdict_name(v->kind));
-	if (v->native_differs)
+	if (v->native_differs && v->native_kind == AGG_NO_VARIATION)
+		fprintf(f, "; **native (%s): %s in every run**", v->native_kernel,
+			v->native_outcome == AGG_REPRODUCED ? "holds" : "fails");
+	else if (v->native_differs)
 		fprintf(f, "; **native (%s): %s**", v->native_kernel,
 			agg_verdict_name(v->native_kind));
 }
@@ -576,7 +579,9 @@ static void thread_table(struct report_model *r, FILE *f)
 	size_t i;
 
 	fprintf(f, "## The threads' figures beside the lab's\n\n");
-	fprintf(f, "Each check of each scenario: the thread's figures as the scenario file quotes them, the lab's as measured (median of the ok runs, their number and spread), the verdict, and how the filesystems completed writeback in those runs (median folios one completion ended and median gap between two, min–max over the runs when they differ: trace event writeback_end_batch). Where a kernel that ran natively (compare.sh --kernel NAME=native) decided a check the other way at the same place, its verdict follows the lab's in bold (docs/calibration.md explains the disagreements measured so far).\n\n");
+	fprintf(f, "Each check of each scenario: the thread's figures as the scenario file quotes them, the lab's as measured (median of the ok runs, their number and spread), the verdict, and how the filesystems completed writeback in those runs (median folios one completion ended and median gap between two, min–max over the runs when they differ: trace event writeback_end_batch).\n\n");
+	if (r->native_kernels.n)
+		fprintf(f, "Where a kernel that ran natively (compare.sh --kernel NAME=native) decided a check the other way at the same place, its verdict follows the lab's in bold (docs/calibration.md explains the disagreements measured so far; native runs beside others share the host's CPUs, so measure them with --jobs 1).\n\n");
 	fprintf(f, "| experiment | the thread | check | where | the lab | verdict | writeback completions |\n|---|---|---|---|---|---|---|\n");
 	for (i = 0; i < r->nscn; i++)
 		if (!strcmp(r->scn[i].name, HEADLINE_SCENARIO))

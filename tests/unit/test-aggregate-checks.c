@@ -309,66 +309,101 @@ TEST(test_eval_per_kernel)
 }
 
 /*
- * A native kernel beside a lab kernel: a verdict the native one decided
- * the other way at the same place is marked, with the native verdict;
- * verdicts that agree, the native one's own, and undecided ones are not.
+ * Native kernels beside lab kernels: a lab verdict that a native kernel
+ * decided the other way at the same fs and mode is marked, with the native
+ * verdict; one that agrees, another filesystem's, a native kernel's own
+ * and an undecided lab verdict are not.
  */
 TEST(test_mark_native_disagreement)
 {
-	static const char *const modes[] = { "vanilla@6.12", "vanilla@host", "patched@6.12" };
-	static const char *const kills[] = { "0", "2", "0" };
-	static const char *const native[] = { "host" };
+	/* OOM kills per fs (ext4 xfs btrfs) and kernel; repeats per kernel */
+	static const struct {
+		const char *mode, *kills[3];
+		size_t repeats;
+	} k[] = {
+		{ "vanilla@6.12", { "1", "0", "1" }, 5 },
+		{ "vanilla@host", { "0", "1", "1" }, 5 },
+		{ "vanilla@host2", { "1", "1", "1" }, 5 },
+		{ "vanilla@6.1", { "0", "0", "0" }, 2 },
+	};
+	static const char *const fs[] = { "ext4", "xfs", "btrfs" };
+	static const char *const native[] = { "host", "host2" };
 	const struct agg_verdict *x;
 	struct agg_verdict *v;
 	struct agg_check c;
 	struct agg_set s;
 	char line[256];
-	size_t i, r, n;
+	size_t i, f, r, n;
 
 	agg_init(&s);
-	for (i = 0; i < 3; i++)
-		for (r = 1; r <= 4; r++) {
-			snprintf(line, sizeof(line), "m.ext4.%s.r%zu\tmemcg-dd\text4\thdd\t%s\t%zu\tworkload.oom_kills\t%s",
-				 modes[i], r, modes[i], r, kills[i]);
-			CHECK_EQ_INT(agg_feed_line(&s, line), AGG_ROW);
-		}
+	for (i = 0; i < 4; i++)
+		for (f = 0; f < 3; f++)
+			for (r = 1; r <= k[i].repeats; r++) {
+				snprintf(line, sizeof(line), "m.%s.%s.r%zu\tmemcg-dd\t%s\thdd\t%s\t%zu\tworkload.oom_kills\t%s",
+					 fs[f], k[i].mode, r, fs[f], k[i].mode, r, k[i].kills[f]);
+				CHECK_EQ_INT(agg_feed_line(&s, line), AGG_ROW);
+			}
 	CHECK_EQ_INT(agg_finish(&s), 0);
-	/* a check that names a mode: one verdict a kernel */
 	n = eval(&s, "memcg-dd", "workload.oom_kills mode=vanilla > 0", &c, &v);
-	CHECK_EQ_INT(n, 2);
-	CHECK_EQ_INT(agg_mark_native(v, n, native, 1), 1);
+	CHECK_EQ_INT(n, 12);
+	CHECK_EQ_INT(agg_mark_native(&c, v, n, native, 2), 2);
+	/* ext4: 6.12 kills, host does not */
 	x = verdict(v, n, "fs=ext4 kernel=6.12");
-	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->native_differs &&
-	      x->native_kind == AGG_REPRODUCED && !strcmp(x->native_kernel, "host"));
-	x = verdict(v, n, "fs=ext4 kernel=host");
-	CHECK(x && x->kind == AGG_REPRODUCED && !x->native_differs);
-	/* no native kernel named: nothing is marked */
-	for (i = 0; i < n; i++)
-		v[i].native_differs = 0;
-	CHECK_EQ_INT(agg_mark_native(v, n, native, 0), 0);
-	free(v);
-	/* no mode named: one verdict a mode; patched has no native twin */
-	n = eval(&s, "memcg-dd", "workload.oom_kills == 0", &c, &v);
-	CHECK_EQ_INT(n, 3);
-	CHECK_EQ_INT(agg_mark_native(v, n, native, 1), 1);
-	x = verdict(v, n, "fs=ext4 mode=vanilla@6.12");
 	CHECK(x && x->kind == AGG_REPRODUCED && x->native_differs &&
-	      x->native_kind == AGG_NOT_REPRODUCED);
-	x = verdict(v, n, "fs=ext4 mode=patched@6.12");
+	      x->native_kind == AGG_NOT_REPRODUCED && !strcmp(x->native_kernel, "host"));
+	/* xfs: the other way round, judged against xfs' own native verdict */
+	x = verdict(v, n, "fs=xfs kernel=6.12");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->native_differs &&
+	      x->native_outcome == AGG_REPRODUCED);
+	/* btrfs: every kernel kills, nothing to mark */
+	x = verdict(v, n, "fs=btrfs kernel=6.12");
 	CHECK(x && x->kind == AGG_REPRODUCED && !x->native_differs);
-	/* an undecided native verdict marks nothing */
-	for (i = 0; i < n; i++) {
-		v[i].native_differs = 0;
-		if (!strcmp(v[i].where, "fs=ext4 mode=vanilla@host"))
-			v[i].kind = AGG_NOT_ENOUGH_RUNS;
-	}
-	CHECK_EQ_INT(agg_mark_native(v, n, native, 1), 0);
+	/* native kernels are not marked, though host and host2 differ on ext4 */
+	x = verdict(v, n, "fs=ext4 kernel=host");
+	CHECK(x && !x->native_differs);
+	x = verdict(v, n, "fs=ext4 kernel=host2");
+	CHECK(x && !x->native_differs);
+	/* 6.1's two runs decide nothing */
+	x = verdict(v, n, "fs=ext4 kernel=6.1");
+	CHECK(x && x->kind == AGG_NOT_ENOUGH_RUNS && !x->native_differs);
+	/* no native kernel named: nothing is marked, earlier marks cleared */
+	CHECK_EQ_INT(agg_mark_native(&c, v, n, native, 0), 0);
+	for (i = 0; i < n; i++)
+		CHECK(!v[i].native_differs);
 	free(v);
-	/* the kernels agree: nothing is marked */
-	n = eval(&s, "memcg-dd", "workload.oom_kills >= 0", &c, &v);
-	CHECK_EQ_INT(agg_mark_native(v, n, native, 1), 0);
+	/* no mode named: one verdict a mode, paired by fs and the mode's name */
+	n = eval(&s, "memcg-dd", "workload.oom_kills == 0", &c, &v);
+	CHECK_EQ_INT(agg_mark_native(&c, v, n, native, 2), 2);
+	x = verdict(v, n, "fs=ext4 mode=vanilla@6.12");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->native_differs &&
+	      x->native_kind == AGG_REPRODUCED);
 	free(v);
 	agg_free(&s);
+
+	/* runs without variation decide by their values */
+	{
+		struct agg_verdict w[2];
+
+		CHECK_EQ_INT(agg_parse_check("fio.kb_s mode=vanilla > 1000", &c, line, sizeof(line)), 0);
+		memset(w, 0, sizeof(w));
+		snprintf(w[0].where, sizeof(w[0].where), "fs=xfs kernel=6.12");
+		w[0].kind = AGG_NO_VARIATION;
+		w[0].has_diff = 1;
+		w[0].left.median = 2000;
+		w[0].right.median = 1000;
+		snprintf(w[1].where, sizeof(w[1].where), "fs=xfs kernel=host");
+		w[1].kind = AGG_NOT_REPRODUCED;
+		CHECK_EQ_INT(agg_mark_native(&c, w, 2, native, 1), 1);
+		CHECK(w[0].native_differs && w[0].native_outcome == AGG_NOT_REPRODUCED);
+		/* the same values on the native side: no disagreement */
+		w[1] = w[0];
+		snprintf(w[1].where, sizeof(w[1].where), "fs=xfs kernel=host");
+		CHECK_EQ_INT(agg_mark_native(&c, w, 2, native, 1), 0);
+		/* no variation without values decides nothing */
+		w[0].has_diff = 0;
+		w[1].kind = AGG_NOT_REPRODUCED;
+		CHECK_EQ_INT(agg_mark_native(&c, w, 2, native, 1), 0);
+	}
 }
 
 /* Three runs a side decide; the note gives the difference and interval. */
