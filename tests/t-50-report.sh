@@ -109,18 +109,24 @@ t_report_oom_killed_runs_dropped() {
 	expect_line "$r" '| not enough runs | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | 0.5 (n=1, spread 0) >= 0.5; a verdict needs 3 runs a side (--repeat 3); 1 OOM-killed run dropped |'
 }
 
-# add_repeat MATRIX RUN N: a copy of run folder RUN (NAME.rK) as repeat N,
-# its run.conf, status and summary rows renamed: one more seed that gave
-# the same figures
-add_repeat() {
-	local src=$1/runs/$2 name=${2%.r*}.r$3 dst
-	dst=$1/runs/$name
+# copy_run MATRIX RUN NAME MODE N: a copy of run folder RUN as NAME, of mode
+# MODE and repeat (seed) N, its run.conf, status and summary rows renamed;
+# prints the new folder
+copy_run() {
+	local src=$1/runs/$2 dst=$1/runs/$3
 	cp -r "$src" "$dst"
-	sed -i -e "s/^run=.*/run=$name/" -e "s/^umid=.*/umid=rl-$name/" \
-		-e "s/^repeat=.*/repeat=$3/" -e "s/^seed=.*/seed=$3/" "$dst/run.conf"
-	sed -i "s/^run=.*/run=$name/" "$dst/status"
-	awk -F'\t' -v OFS='\t' -v run="$name" '{ $1 = run; print }' \
+	sed -i -e "s/^run=.*/run=$3/" -e "s/^umid=.*/umid=rl-$3/" -e "s/^mode=.*/mode=$4/" \
+		-e "s/^repeat=.*/repeat=$5/" -e "s/^seed=.*/seed=$5/" "$dst/run.conf"
+	sed -i "s/^run=.*/run=$3/" "$dst/status"
+	awk -F'\t' -v OFS='\t' -v run="$3" '{ $1 = run; print }' \
 		"$src/derived/summary.tsv" >"$dst/derived/summary.tsv"
+	echo "$dst"
+}
+
+# add_repeat MATRIX RUN N: a copy of run folder RUN (NAME.rK) as repeat N:
+# one more seed that gave the same figures
+add_repeat() {
+	copy_run "$1" "$2" "${2%.r*}.r$3" "$(sed -n 's/^mode=//p' "$1/runs/$2/run.conf")" "$3" >/dev/null
 }
 
 # Verdicts that use the variation: identical runs are "not enough variation
@@ -157,23 +163,17 @@ t_report_verdicts_use_the_variation() {
 	expect_line "$r" "- Variation between repeats: of 8 scenario/fs/mode cells with two or more ok runs, 1 varied in some figure and 7 gave the same figures in every repeat (the host's run.wall_seconds aside)"
 }
 
-# kernel_run MATRIX SRC MODE N OOM BACKEND: run folder SRC copied as an ok
-# run of mode MODE (M@KERNEL), repeat N, with OOM kills and the backend
-# (uml, native)
+# kernel_run MATRIX SRC MODE N OOM BACKEND: run folder SRC (SCENARIO.FS.*)
+# copied as an ok run of mode MODE (M@KERNEL), repeat N, with OOM kills and
+# the backend (uml, native)
 kernel_run() {
-	local src=$1/runs/$2 name dst
-	name=${2%%.*}.$(echo "$2" | cut -d. -f2).$3.r$4
-	dst=$1/runs/$name
-	cp -r "$src" "$dst"
-	sed -i -e "s/^run=.*/run=$name/" -e "s/^umid=.*/umid=rl-$name/" \
-		-e "s/^mode=.*/mode=$3/" -e "s/^repeat=.*/repeat=$4/" -e "s/^seed=.*/seed=$4/" \
-		"$dst/run.conf"
+	local fs dst
+	fs=$(echo "$2" | cut -d. -f2)
+	dst=$(copy_run "$1" "$2" "${2%%.*}.$fs.$3.r$4" "$3" "$4")
 	sed -i '/^backend=/d' "$dst/run.conf"
 	echo "backend=$6" >>"$dst/run.conf"
-	sed -i -e '1s/.*/ok/' -e 's/^exit_status=.*/exit_status=0/' -e "s/^run=.*/run=$name/" \
+	sed -i -e '1s/.*/ok/' -e 's/^exit_status=.*/exit_status=0/' \
 		-e "s/^oom_kills=.*/oom_kills=$5/" "$dst/status"
-	awk -F'\t' -v OFS='\t' -v run="$name" '{ $1 = run; print }' \
-		"$src/derived/summary.tsv" >"$dst/derived/summary.tsv"
 }
 
 # A lab kernel and a native one in one matrix: where the native kernel

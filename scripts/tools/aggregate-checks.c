@@ -491,6 +491,7 @@ size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 			for (k = 0; k < nkernel; k++) {
 				struct agg_verdict *cur;
 				size_t used = 0;
+				char *at;
 
 				if (fs_vals[i] && mode_vals[j] &&
 				    !have_cell(s, scn, fs_vals[i], mode_vals[j]))
@@ -503,9 +504,18 @@ size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 				if (mode_vals[j])
 					used += snprintf(cur->where + used, sizeof(cur->where) - used,
 							 "%smode=%s", used ? " " : "", mode_vals[j]);
-				if (kernel_vals[k] && *kernel_vals[k])
+				/* the place: the where so far, a mode's "@KERNEL" cut */
+				memcpy(cur->place, cur->where, sizeof(cur->place));
+				at = mode_vals[j] ? strchr(cur->place, '@') : NULL;
+				if (at) {
+					snprintf(cur->kernel, sizeof(cur->kernel), "%s", at + 1);
+					*at = '\0';
+				}
+				if (kernel_vals[k] && *kernel_vals[k]) {
+					snprintf(cur->kernel, sizeof(cur->kernel), "%s", kernel_vals[k] + 1);
 					snprintf(cur->where + used, sizeof(cur->where) - used,
 						 "%skernel=%s", used ? " " : "", kernel_vals[k] + 1);
+				}
 				if (!*cur->where)
 					snprintf(cur->where, sizeof(cur->where), "all");
 				{
@@ -543,37 +553,6 @@ nomem:
 }
 
 /*
- * A verdict's place split in two: the kernel it is of ("" if none) and the
- * rest, "fs=ext4 mode=vanilla" of "fs=ext4 mode=vanilla@host" or of
- * "fs=ext4 kernel=host".
- */
-static void where_split(const char *where, char *kernel, size_t ksize,
-			char *rest, size_t rsize)
-{
-	size_t used = 0;
-	const char *p = where;
-
-	*kernel = *rest = '\0';
-	while (*p) {
-		size_t len = strcspn(p, " ");
-		int tlen = (int)len;
-		const char *at = memchr(p, '@', len);
-
-		if (len > 7 && !strncmp(p, "kernel=", 7)) {
-			snprintf(kernel, ksize, "%.*s", tlen - 7, p + 7);
-		} else if (len > 5 && !strncmp(p, "mode=", 5) && at) {
-			snprintf(kernel, ksize, "%.*s", (int)(p + len - at - 1), at + 1);
-			tlen = (int)(at - p);
-		}
-		if (!(len > 7 && !strncmp(p, "kernel=", 7)) && used < rsize)
-			used += snprintf(rest + used, rsize - used, "%s%.*s",
-					 used ? " " : "", tlen, p);
-		p += len;
-		p += strspn(p, " ");
-	}
-}
-
-/*
  * What a verdict says of the check for comparing kernels: reproduced, not
  * reproduced, or -1 if it decided nothing.  Runs without variation decide
  * by their values: under the cpu clock a lab kernel often gives the same
@@ -603,8 +582,6 @@ static int is_native(const char *kernel, const char *const *native,
 size_t agg_mark_native(const struct agg_check *c, struct agg_verdict *v,
 		       size_t n, const char *const *native, size_t nnative)
 {
-	char ki[sizeof(v->where)], ri[sizeof(v->where)];
-	char kj[sizeof(v->where)], rj[sizeof(v->where)];
 	size_t i, j, marked = 0;
 
 	for (i = 0; i < n; i++)
@@ -612,21 +589,19 @@ size_t agg_mark_native(const struct agg_check *c, struct agg_verdict *v,
 	for (i = 0; i < n; i++) {
 		int oi = outcome(c, &v[i]), oj;
 
-		where_split(v[i].where, ki, sizeof(ki), ri, sizeof(ri));
-		if (!*ki || oi < 0 || is_native(ki, native, nnative))
+		if (!*v[i].kernel || oi < 0 || is_native(v[i].kernel, native, nnative))
 			continue;
 		for (j = 0; j < n && !v[i].native_differs; j++) {
 			oj = outcome(c, &v[j]);
 			if (j == i || oj < 0 || oj == oi)
 				continue;
-			where_split(v[j].where, kj, sizeof(kj), rj, sizeof(rj));
-			if (strcmp(ri, rj) || !is_native(kj, native, nnative))
+			if (strcmp(v[i].place, v[j].place) ||
+			    !is_native(v[j].kernel, native, nnative))
 				continue;
 			v[i].native_differs = 1;
 			v[i].native_kind = v[j].kind;
 			v[i].native_outcome = (enum agg_verdict_kind)oj;
-			snprintf(v[i].native_kernel, sizeof(v[i].native_kernel), "%.*s",
-				 AGG_WORD_MAX, kj);
+			memcpy(v[i].native_kernel, v[j].kernel, sizeof(v[i].native_kernel));
 			marked++;
 		}
 	}

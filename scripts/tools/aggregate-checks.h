@@ -88,6 +88,14 @@ struct agg_value {
 /* One evaluation of a check: for one value of each free dimension. */
 struct agg_verdict {
 	char where[2 * AGG_WORD_MAX + 16];	/* "fs=ext4 mode=vanilla", or "all" */
+	/*
+	 * the kernel of a matrix of kernels the verdict is of ("" if none),
+	 * and its place without it: "fs=ext4 mode=vanilla" of both
+	 * "fs=ext4 mode=vanilla@host" and "fs=ext4 kernel=host" (the latter
+	 * "fs=ext4"); verdicts of one place on two kernels compare
+	 */
+	char kernel[AGG_WORD_MAX + 1];
+	char place[2 * AGG_WORD_MAX + 16];
 	enum agg_verdict_kind kind;
 	struct agg_value left, right;
 	int has_interval;		/* enough runs: diff and its interval */

@@ -386,18 +386,20 @@ TEST(test_mark_native_disagreement)
 
 		CHECK_EQ_INT(agg_parse_check("fio.kb_s mode=vanilla > 1000", &c, line, sizeof(line)), 0);
 		memset(w, 0, sizeof(w));
-		snprintf(w[0].where, sizeof(w[0].where), "fs=xfs kernel=6.12");
+		snprintf(w[0].kernel, sizeof(w[0].kernel), "6.12");
+		snprintf(w[0].place, sizeof(w[0].place), "fs=xfs");
 		w[0].kind = AGG_NO_VARIATION;
 		w[0].has_diff = 1;
 		w[0].left.median = 2000;
 		w[0].right.median = 1000;
-		snprintf(w[1].where, sizeof(w[1].where), "fs=xfs kernel=host");
+		snprintf(w[1].kernel, sizeof(w[1].kernel), "host");
+		snprintf(w[1].place, sizeof(w[1].place), "fs=xfs");
 		w[1].kind = AGG_NOT_REPRODUCED;
 		CHECK_EQ_INT(agg_mark_native(&c, w, 2, native, 1), 1);
 		CHECK(w[0].native_differs && w[0].native_outcome == AGG_NOT_REPRODUCED);
 		/* the same values on the native side: no disagreement */
 		w[1] = w[0];
-		snprintf(w[1].where, sizeof(w[1].where), "fs=xfs kernel=host");
+		snprintf(w[1].kernel, sizeof(w[1].kernel), "host");
 		CHECK_EQ_INT(agg_mark_native(&c, w, 2, native, 1), 0);
 		/* no variation without values decides nothing */
 		w[0].has_diff = 0;
