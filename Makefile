@@ -20,8 +20,12 @@ IMAGES := $(addprefix $(BUILD)/images/,$(addsuffix .img,$(FILESYSTEMS) swap))
 
 all: kernel rootfs images guest-tools host-tools
 
+# the main job's packages; the tests' and the other tools' too (deps-all)
 deps:
 	@scripts/deps.sh
+
+deps-all:
+	@scripts/deps.sh --all
 
 kernel: deps
 	@scripts/build-kernel.sh
@@ -51,7 +55,7 @@ tools-check:
 	@$(MAKE) -s -C rootfs/tools check
 	@$(MAKE) -s -C scripts/tools check
 
-test: all
+test: deps-all all
 	@tests/run-tests.sh
 
 # The main job: scenarios x filesystems x patched/vanilla, then the report.
@@ -63,11 +67,11 @@ report:
 	@test -n "$(RESULTS)" || { echo "usage: make report RESULTS=results/compare-..." >&2; exit 2; }
 	@scripts/report.sh $(RESULTS)
 
-gdb: all
+gdb: deps-all all
 	@scripts/gdb.sh $(ARGS)
 .PHONY: gdb
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps kernel rootfs images guest-tools host-tools run tools-check test compare report clean
+.PHONY: all deps deps-all kernel rootfs images guest-tools host-tools run tools-check test compare report clean

@@ -20,9 +20,9 @@ usage() {
 usage: scripts/compare.sh [options]
   --scenario LIST   comma-separated scenarios or 'all' (default: fs-completion,memcg-dd)
   --fs LIST         filesystems (default: ${RL_FILESYSTEMS// /,})
-  --modes LIST      modes (default: patched, vanilla and every other mode
-                    the scenarios' checks name: for the default scenarios
-                    patched,vanilla,unthrottled)
+  --modes LIST      modes (default: the modes the scenarios' checks name,
+                    patched if they name none, then vanilla: for the
+                    default scenarios 2012-patched,2012-vanilla,vanilla)
   --kernel NAME=SPEC  a kernel of the matrix; repeatable: every run on each
                     (run SCENARIO.FS.MODE@NAME.rN; the report's mode
                     MODE@NAME).  SPEC: lab (this series, as make kernel
@@ -228,15 +228,17 @@ done
 # scn SCENARIO KEY: a key of the scenario's data (mem, profile, disk_use...)
 scn() { info_value "${info[$1]}" "$2"; }
 
-# run_profile SCENARIO: the device profile of the scenario's runs
+# run_profile SCENARIO FS: the device profile of the scenario's runs on FS
 run_profile() {
-	local p=${profile:-$(scn "$1" profile)}
+	local p=${profile:-$(scenario_profile "${info[$1]}" "$2")}
 	echo "${p:-host}"
 }
 
 # Sizes that cannot fit are refused before any guest starts.
 for s in $scenarios; do
-	disk_model "$(run_profile "$s")" >/dev/null
+	for f in $filesystems; do
+		disk_model "$(run_profile "$s" "$f")" >/dev/null
+	done
 	[ -z "$(scn "$s" swap)" ] || disk_model "$(scn "$s" swap)" >/dev/null
 	check_scenario_fits "$s" "${info[$s]}" "$filesystems" "$mem"
 done

@@ -11,7 +11,7 @@ set -eu
 GDB_DIR=$RL_TOP/scripts/gdb
 export RL_TOP RL_KSRC RL_GDB_DIR=$GDB_DIR
 { [ $# -ge 1 ] && [ $# -le 2 ]; } || die "usage: scripts/gdb.sh --attach RUN_ID_OR_DIR [--batch CMDFILE]"
-command -v gdb >/dev/null || die "gdb is not installed (scripts/deps.sh installs it)"
+command -v gdb >/dev/null || die "gdb is not installed (scripts/deps.sh --all installs it)"
 
 # conf RUN KEY: a value of the run's run.conf, read as data
 conf() { conf_value "$1/run.conf" "$2"; }

@@ -120,7 +120,7 @@ if [ "${1:-}" = --wrapped ]; then
 	wrapped "$@"
 fi
 
-command -v gdb >/dev/null || die "gdb is not installed (scripts/deps.sh installs it)"
+command -v gdb >/dev/null || die "gdb is not installed (scripts/deps.sh --all installs it)"
 
 # --- options: ours, then run.sh's (passed on in order) ---
 # run.sh's options that take a value, from its own --help, so that options

@@ -142,7 +142,7 @@ if [ -n "$scenario" ]; then
 	if ! word_in swap "$given" && [ -n "$(info_value "$scenario_data" swap)" ]; then
 		swap=1 swap_profile=$(info_value "$scenario_data" swap)
 	fi
-	disks=$(with_first_profile "$disks" "$(info_value "$scenario_data" profile)")
+	disks=$(with_first_profile "$disks" "$(scenario_profile "$scenario_data" "$(disk_fs "$(first_disk "$disks")")")")
 elif [ "$mode$sets$preset$repeat_number" != patched1 ]; then
 	die "--mode, --set, --preset and --repeat-number belong to --scenario"
 fi

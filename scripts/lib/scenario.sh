@@ -43,14 +43,15 @@ scenario_check_modes() {
 }
 
 # default_modes SCENARIO...: compare.sh's modes when --modes is not given:
-# patched and vanilla, then every other mode the scenarios' checks name
-# (memcg-dd's unthrottled), so no check of the matrix is "not measured"
-# for want of its mode
+# every mode the scenarios' checks name (fs-completion's and memcg-dd's
+# 2012-patched and 2012-vanilla, the thread's after and before), patched
+# when they name none, then vanilla, 6.12 as it is: so no check of the
+# matrix is "not measured" for want of its mode
 default_modes() {
-	local m out="patched vanilla"
-	for m in $(scenario_check_modes "$@"); do
-		word_in "$m" "$out" || out="$out $m"
-	done
+	local m out
+	out=$(scenario_check_modes "$@")
+	[ -n "$out" ] || out=patched
+	word_in vanilla "$out" || out="$out vanilla"
 	echo "$out"
 }
 
@@ -76,6 +77,17 @@ check_scenario_run() {
 info_value() {
 	[ -x "$RL_HOST_TOOLS/rl-conf" ] || build_host_tools
 	"$RL_HOST_TOOLS/rl-conf" - "$2" <<<"$1"
+}
+
+# scenario_profile DATA FS: the device profile the scenario gives FS: its
+# SCN_FS_PROFILE entry for FS (FS:PROFILE,...), else its SCN_PROFILE;
+# empty when it gives none
+scenario_profile() {
+	local word
+	for word in $(info_value "$1" fs_profile | tr ',' ' '); do
+		[ "${word%%:*}" != "$2" ] || { echo "${word#*:}"; return 0; }
+	done
+	info_value "$1" profile
 }
 
 # check_scenario_fits SCENARIO DATA "FS ..." [MEM]: die unless what the
