@@ -32,10 +32,11 @@ t_report_tables_checks_plots() {
 	cat "$r"
 	# header
 	expect_line "$r" "- Kernel: 6.12.118-reclaimlab"
-	expect_line "$r" "- Runs: 19 (16 ok, 2 failed, 1 hung)"
-	expect_line "$r" "- Variation between repeats: none; each of the 8 scenario/fs/mode cells with two or more ok runs gave the same figures in every repeat (the host's run.wall_seconds aside): the seeds moved nothing these runs measure"
-	expect_match "$r" "^- Runs started: 2026-12-02T16:37:32\+00:00 to 2026-12-02T16:39:18\+00:00$"
-	expect_match "$r" "^- Matrix: scenarios fs-completion memcg-dd usb-responsiveness; filesystems ext4 xfs vfat btrfs; modes patched vanilla; repeat 2;.*--set WRITE_SIZE=256M$"
+	expect_line "$r" "- Runs: 25 (22 ok, 2 failed, 1 hung)"
+	# the 2012-patched runs (matrix E) varied with the seed: xfs' waits
+	expect_line "$r" "- Variation between repeats: of 11 scenario/fs/mode cells with two or more ok runs, 3 varied in some figure and 8 gave the same figures in every repeat (the host's run.wall_seconds aside)"
+	expect_match "$r" "^- Runs started: 2026-12-02T16:37:32\+00:00 to 2026-12-07T06:14:41\+00:00$"
+	expect_match "$r" "^- Matrix: scenarios fs-completion memcg-dd usb-responsiveness; filesystems ext4 xfs vfat btrfs; modes patched vanilla 2012-patched; repeat 2;.*--set WRITE_SIZE=256M$"
 	# each mode's knobs as run.sh recorded them (run.conf), none absent
 	expect_line "$r" "- patched: vm.pageout_work=1, vm.reclaim_wait_dirty=1, vm.reclaim_plug=1, vm.write_bio_cap=0, vm.reclaim_throttle_writeback=1"
 	expect_line "$r" "- vanilla: vm.pageout_work=0, vm.reclaim_wait_dirty=0, vm.reclaim_plug=1, vm.write_bio_cap=0, vm.reclaim_throttle_writeback=1"
@@ -46,15 +47,31 @@ t_report_tables_checks_plots() {
 	expect_line "$r" "**Parameters:** MEMCG_VERSION=v1, MEMCG_LIMIT=48M, WRITE_SIZE=256M (--set), BS=64k"
 	expect_match "$r" '^\*\*Setup:\*\* guest memory 1G, timeout 600 s; device profile \*\*hdd\*\* \(rbw=95000 wbw=95000 seek=8000'
 	expect_match "$r" 'device profile \*\*usb-stick\*\*'
-	# verdict lines, with the numbers used
-	# the writer's reason=dirty waits: 2 a run (xfs patched) or none, fewer
-	# than a share needs (AGG_MIN_WAITS): not measured, and why
-	expect_line "$r" '| not measured | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | no data >= 0.5; left side not measured: 2 waits < minimum 10 |'
-	expect_line "$r" '| not measured | `waits.task.rl-dd.reason.dirty.p50_usec fs=ext4 >= 2000` | mode=vanilla | no data >= 2000; left side not measured: 0 waits < minimum 10 |'
-	expect_line "$r" '| not measured | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=btrfs <= 0.1` | mode=vanilla | no data <= 0.1; left side not measured |'
+	# verdict lines, with the numbers used: the writer's reason=dirty
+	# waits in 2012-patched, two seeds (fewer than a verdict needs), none
+	# on btrfs
+	expect_line "$r" '| not enough runs | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs mode=2012-patched >= 0.5` | all | 0 (n=2, spread 0) >= 0.5; a verdict needs 3 runs a side (--repeat 3) |'
+	expect_line "$r" '| not enough runs | `waits.task.rl-dd.reason.dirty.p50_usec fs=ext4 mode=2012-patched >= 2000` | all | 4980 (n=2, spread 1) >= 2000; a verdict needs 3 runs a side (--repeat 3) |'
+	expect_line "$r" '| not measured | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=btrfs mode=2012-patched <= 0.1` | all | no data <= 0.1; left side not measured |'
 	expect_line "$r" '| not enough runs | `waits.task.rl-reader.events == 0` | fs=ext4 mode=vanilla | 0 (n=2, spread 0) == 0; waits.task.rl-reader.events == 0 in 2 of 2 seeds (95% CI 0.34-1.00); a verdict needs 3 runs a side (--repeat 3) |'
-	expect_line "$r" '| not measured | `workload.oom_kills mode=patched == 0` | fs=ext4 | no data == 0; left side not measured |'
-	expect_line "$r" "| fs-completion | 0 | 0 | 0 | 0 | 0 | 18 |"
+	expect_line "$r" '| not measured | `workload.oom_kills mode=2012-patched == 0` | fs=ext4 | no data == 0; left side not measured |'
+	expect_line "$r" "| fs-completion | 0 | 0 | 0 | 0 | 6 | 3 |"
+	# the first section after the header is the thread's picture: its plot,
+	# then a row a filesystem, before "Checks at a glance" and any table
+	[ "$(grep -m1 '^## ' "$r")" = "## The thread's picture: how long the writer's reclaim waits lasted, per filesystem" ] ||
+		fail "the first section is not the picture: $(grep -m1 '^## ' "$r")"
+	[ "$(grep -n -m1 '^|' "$r" | cut -d: -f1)" -gt "$(grep -n -m1 '^## The thread' "$r" | cut -d: -f1)" ] ||
+		fail "a table comes before the picture"
+	expect_line "$r" 'fs-completion, mode 2012-patched, `waits.task.rl-dd.reason.dirty`: [CDF of the wait durations per filesystem](plots/fs-completion.2012-patched.picture.svg) ([png](plots/fs-completion.2012-patched.picture.png))'
+	expect_line "$r" '| ext4 | 10 waits, 0 ran the full 100 ms, p50 7 ms | 2 runs: 418 waits, p50 4.98 ms, full-timeout share 0 | fluent (0 of 10 full) | fluent (share 0) | `full_timeout_share <= 0.1`: not enough runs; `p50_usec >= 2000`: not enough runs; `p50_usec <= 15000`: not enough runs |'
+	expect_match "$r" '^\| xfs \| 12 waits, 10 ran the full 100 ms, p50 100 ms \| 2 runs: 51 waits, p50 28\.3 ms, full-timeout share 0 \| batched \(10 of 12 full\) \| fluent \(share 0\) \| `full_timeout_share >= 0\.5`: not enough runs; \*\*the lab lacks\*\* the writer holding xfs. inode lock while a completion runs .*\(issue 42\) \|$'
+	expect_match "$r" '^\| vfat \| 17 waits, 7 ran the full 100 ms, p50 56 ms \| 2 runs: 647\.5 waits, p50 36\.3 ms, full-timeout share 0\.0015 \| between \(7 of 17 full\) \| fluent \(share 0\.0015\) \| .*\*\*the lab lacks\*\* a stick.s garbage collection'
+	expect_line "$r" '| btrfs | no trace in the thread | no 2012-patched run in this matrix | - | no counted run | `full_timeout_share <= 0.1`: not measured; `p50_usec >= 2000`: not measured; `p50_usec <= 15000`: not measured |'
+	# the plot's data: the thread's quoted waits as CDF steps, the lab's pooled
+	expect_line "$m/plots/fs-completion.2012-patched.picture.ext4.thread.dat" $'7\t0.5'
+	[ "$(tail -1 "$m/plots/fs-completion.2012-patched.picture.xfs.lab.dat")" = $'110\t1' ] ||
+		fail "xfs' lab CDF does not end at 1 on the plot's edge"
+	[ ! -e "$m/plots/fs-completion.2012-patched.picture.btrfs.lab.dat" ] || fail "btrfs has no run to plot"
 	# headline tables: medians over the repeats (under the cpu clock the
 	# two repeats of this matrix gave the same figures: no min–max), n.s. marks
 	# (the writer's reason=dirty columns: those its checks read)
@@ -69,14 +86,14 @@ t_report_tables_checks_plots() {
 	# counters as grep -r . /debug/vm shows them
 	expect_match "$r" '^\| fs \| mode \| runs \| r/s \| rkB/s \| w/s \| wkB/s \| wareq-sz \(kB\) \| w_await \(ms\) \| aqu-sz \| %util \| avgrq-sz \(2012, sectors\) \|$'
 	expect_line "$r" "| ext4 | patched | 2 | 1.5 n.s. | 6 n.s. | 173 | 88320 | 510.5 | 164.7 | 28.5 | 97.2 n.s. | 1012 |"
-	expect_line "$r" "| /debug/vm/nr_throttle_writeback | 170 | 35 | 166 | 35 | 161 | 6 |"
+	expect_line "$r" "| /debug/vm/nr_throttle_writeback | 170 | 35 | 0 | 166 | 35 | 0 | 161 | 6 | 0 |"
 	# usb-responsiveness's workload ended before iostat's first second did
 	expect_line "$r" "No complete iostat interval in any run (the workloads were shorter than the sampling interval)."
 	expect_no "$r" "/debug/vm/nr_reclaim_throttle_clean |"
 	expect_match "$r" 'workload.oom_kills'
 	# every plot linked exists, as a real SVG and PNG
 	plots=$(grep -o '(plots/[^)]*)' "$r" | tr -d '()' | sort -u)
-	[ "$(echo "$plots" | wc -l)" = 28 ] || fail "expected 28 plot links, got: $plots"
+	[ "$(echo "$plots" | wc -l)" = 40 ] || fail "expected 40 plot links, got: $plots"
 	for p in $plots; do
 		[ -s "$m/$p" ] || fail "plot $p missing or empty"
 		case $p in
@@ -92,21 +109,25 @@ t_report_tables_checks_plots() {
 }
 
 # A run whose writer was OOM-killed is dropped from a check's side, and the
-# verdict says how many were; a run with enough waits counts.
+# verdict says how many were; a run with enough waits counts.  The
+# picture counts runs as the checks do, and its row says which it left out.
 # shellcheck disable=SC2016 # the backquotes are markdown
 t_report_oom_killed_runs_dropped() {
 	local m r s
 	m=$(report_copy oom)
-	for s in "$m"/runs/fs-completion.xfs.patched.r*/derived/summary.tsv; do
-		sed -i 's/\(\twaits.task.rl-dd.reason.dirty.events\t\)2$/\112/' "$s"
-	done
 	# the collector's count of OOM kills, in the run's status
-	s=$m/runs/fs-completion.xfs.patched.r2/status
+	s=$m/runs/fs-completion.xfs.2012-patched.r2/status
 	sed -i 's/^oom_kills=0$/oom_kills=1/' "$s"
 	grep -qx 'oom_kills=1' "$s" || fail "cannot mark the run OOM-killed"
+	# a vfat seed with 5 dirty waits: too few for a share
+	s=$m/runs/fs-completion.vfat.2012-patched.r2/derived/summary.tsv
+	sed -i 's/\(\twaits.task.rl-dd.reason.dirty.events\t\)648$/\15/' "$s"
+	grep -q 'dirty.events.5$' "$s" || fail "cannot change the run's waits"
 	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
 	r=$m/report.md
-	expect_line "$r" '| not enough runs | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | 0.5 (n=1, spread 0) >= 0.5; a verdict needs 3 runs a side (--repeat 3); 1 OOM-killed run dropped |'
+	expect_line "$r" '| not enough runs | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs mode=2012-patched >= 0.5` | all | 0 (n=1, spread 0) >= 0.5; a verdict needs 3 runs a side (--repeat 3); 1 OOM-killed run dropped |'
+	expect_match "$r" '^\| xfs \| 12 waits, 10 ran the full 100 ms, p50 100 ms \| 1 run: 56 waits, p50 10 ms, full-timeout share 0; 1 OOM-killed run left out \| '
+	expect_match "$r" '^\| vfat \| [^|]* \| 1 run: 647 waits, p50 36.3 ms, full-timeout share 0.0015; 1 run left out: 5 waits < minimum 10 \| '
 }
 
 # copy_run MATRIX RUN NAME MODE N: a copy of run folder RUN as NAME, of mode
@@ -136,31 +157,35 @@ add_repeat() {
 t_report_verdicts_use_the_variation() {
 	local m r s
 	m=$(report_copy variation)
-	# xfs patched: 12 dirty waits a run, share 0.5 in each of three seeds
-	for s in "$m"/runs/fs-completion.xfs.patched.r*/derived/summary.tsv; do
-		sed -i 's/\(\twaits.task.rl-dd.reason.dirty.events\t\)2$/\112/' "$s"
+	# xfs 2012-patched: share 0.5 in each of three seeds
+	for s in "$m"/runs/fs-completion.xfs.2012-patched.r*/derived/summary.tsv; do
+		sed -i 's/\(\twaits.task.rl-dd.reason.dirty.full_timeout_share\t\)0.0000$/\10.5000/' "$s"
 	done
-	add_repeat "$m" fs-completion.xfs.patched.r2 3
+	add_repeat "$m" fs-completion.xfs.2012-patched.r2 3
 	# the reader's zero waits: 3 seeds on vanilla, 4 on patched
 	add_repeat "$m" usb-responsiveness.ext4.vanilla.r2 3
 	add_repeat "$m" usb-responsiveness.ext4.patched.r2 3
 	add_repeat "$m" usb-responsiveness.ext4.patched.r2 4
 	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
 	r=$m/report.md
-	expect_line "$r" '| not enough variation to judge | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | 0.5 (n=3, spread 0) >= 0.5; difference 0, no interval: every run gave the same value (spread 0), so nothing varied to judge it by; the check holds on these values |'
+	expect_line "$r" '| not enough variation to judge | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs mode=2012-patched >= 0.5` | all | 0.5 (n=3, spread 0) >= 0.5; difference 0, no interval: every run gave the same value (spread 0), so nothing varied to judge it by; the check holds on these values |'
 	expect_line "$r" '| inconclusive | `waits.task.rl-reader.events == 0` | fs=ext4 mode=vanilla | 0 (n=3, spread 0) == 0; waits.task.rl-reader.events == 0 in 3 of 3 seeds (95% CI 0.44-1.00) |'
 	expect_line "$r" '| reproduced | `waits.task.rl-reader.events == 0` | fs=ext4 mode=patched | 0 (n=4, spread 0) == 0; waits.task.rl-reader.events == 0 in 4 of 4 seeds (95% CI 0.51-1.00) |'
-	expect_line "$r" "| fs-completion | 0 | 0 | 0 | 1 | 0 | 17 |"
+	expect_line "$r" "| fs-completion | 0 | 0 | 0 | 1 | 5 | 3 |"
 	expect_line "$r" "| usb-responsiveness | 2 | 0 | 2 | 0 | 0 | 0 |"
+	# the picture's verdict is the check's, and what the lab lacks follows it
+	expect_match "$r" '^\| xfs \| .* \| batched \(share 0\.5\) \| `full_timeout_share >= 0\.5`: not enough variation to judge; \*\*the lab lacks\*\* the writer holding'
 	# a seed that differs: an interval with width, judged by it
-	s=$m/runs/fs-completion.xfs.patched.r3/derived/summary.tsv
+	s=$m/runs/fs-completion.xfs.2012-patched.r3/derived/summary.tsv
 	sed -i 's/\(\twaits.task.rl-dd.reason.dirty.full_timeout_share\t\)0.5000$/\10.75/' "$s"
 	grep -q 'dirty.full_timeout_share.0.75$' "$s" || fail "cannot change the run's share"
 	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
-	expect_line "$r" '| reproduced | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=patched | 0.5 (n=3, spread 0.25) >= 0.5; difference 0 [95% CI 0, 0.25] |'
+	expect_line "$r" '| reproduced | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs mode=2012-patched >= 0.5` | all | 0.5 (n=3, spread 0.25) >= 0.5; difference 0 [95% CI 0, 0.25] |'
 	# the spread beside the median, and the header's count of cells that varied
-	expect_match "$r" '^\| xfs \| patched \| 3 \| .* \| 12 \| 0\.5 \(0\.5–0\.75\) \| 12259 \|$'
-	expect_line "$r" "- Variation between repeats: of 8 scenario/fs/mode cells with two or more ok runs, 1 varied in some figure and 7 gave the same figures in every repeat (the host's run.wall_seconds aside)"
+	expect_match "$r" '^\| xfs \| 2012-patched \| 3 \| .* \| 0\.5 \(0\.5–0\.75\) \| 46669 \(10015–46669\) \|$'
+	expect_line "$r" "- Variation between repeats: of 11 scenario/fs/mode cells with two or more ok runs, 3 varied in some figure and 8 gave the same figures in every repeat (the host's run.wall_seconds aside)"
+	# reproduced: the picture's row says so, and nothing is lacking
+	expect_match "$r" '^\| xfs \| .* \| 3 runs: 46 waits, p50 46\.7 ms, full-timeout share 0\.5 \(0\.5–0\.75\) \| batched \(10 of 12 full\) \| batched \(share 0\.5\) \| `full_timeout_share >= 0\.5`: reproduced \|$'
 }
 
 # kernel_run MATRIX SRC MODE N OOM BACKEND: run folder SRC (SCENARIO.FS.*)
@@ -184,22 +209,22 @@ t_report_marks_native_disagreement() {
 	local m r n
 	m=$(report_copy native)
 	for n in 1 2 3 4 5; do
-		kernel_run "$m" memcg-dd.ext4.patched.r1 vanilla@6.12 "$n" 1 uml
-		kernel_run "$m" memcg-dd.ext4.patched.r1 vanilla@host "$n" 0 native
-		kernel_run "$m" memcg-dd.ext4.patched.r1 patched@6.12 "$n" 0 uml
+		kernel_run "$m" memcg-dd.ext4.patched.r1 2012-vanilla@6.12 "$n" 1 uml
+		kernel_run "$m" memcg-dd.ext4.patched.r1 2012-vanilla@host "$n" 0 native
+		kernel_run "$m" memcg-dd.ext4.patched.r1 2012-patched@6.12 "$n" 0 uml
 	done
 	rm -rf "$m/runs/memcg-dd.ext4.patched.r1"
 	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
 	r=$m/report.md
-	expect_match "$r" '^\| reproduced; \*\*native \(host\): not reproduced\*\* \| `workload.oom_kills mode=vanilla > 0` \| fs=ext4 kernel=6.12 \|'
-	expect_match "$r" '^\| not reproduced \| `workload.oom_kills mode=vanilla > 0` \| fs=ext4 kernel=host \|'
-	expect_match "$r" '^\| reproduced \| `workload.oom_kills mode=patched == 0` \| fs=ext4 kernel=6.12 \|'
-	expect_match "$r" '^\|  \|  \| `workload.oom_kills mode=vanilla > 0` \| fs=ext4 kernel=6.12 \| .* \| reproduced; \*\*native \(host\): not reproduced\*\* \|'
+	expect_match "$r" '^\| reproduced; \*\*native \(host\): not reproduced\*\* \| `workload.oom_kills mode=2012-vanilla > 0` \| fs=ext4 kernel=6.12 \|'
+	expect_match "$r" '^\| not reproduced \| `workload.oom_kills mode=2012-vanilla > 0` \| fs=ext4 kernel=host \|'
+	expect_match "$r" '^\| reproduced \| `workload.oom_kills mode=2012-patched == 0` \| fs=ext4 kernel=6.12 \|'
+	expect_match "$r" '^\|  \|  \| `workload.oom_kills mode=2012-vanilla > 0` \| fs=ext4 kernel=6.12 \| .* \| reproduced; \*\*native \(host\): not reproduced\*\* \|'
 	# the same runs with "host" a lab kernel: no native verdict to differ
 	sed -i 's/^backend=native$/backend=uml/' "$m"/runs/*@host.r*/run.conf
 	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
 	expect_no "$r" "native (host)"
-	expect_match "$r" '^\| reproduced \| `workload.oom_kills mode=vanilla > 0` \| fs=ext4 kernel=6.12 \|'
+	expect_match "$r" '^\| reproduced \| `workload.oom_kills mode=2012-vanilla > 0` \| fs=ext4 kernel=6.12 \|'
 }
 
 # shellcheck disable=SC2016 # the backquotes are markdown
@@ -216,16 +241,16 @@ t_report_failed_runs_listed_and_excluded() {
 	expect_line "$r" "| fs-completion.btrfs.vanilla.r1 | failed | exit_status=1 simulated_seconds=1.17 splats=0 splat_kinds= oom_kills=0; guest command failed with status 1 |"
 	expect_match "$r" '^\| memcg-dd.ext4.patched.r1 \| hung \| exit_status=124 .*guest hung: killed after 3s \|$'
 	expect_match "$r" '^\| fs-completion.xfs.vanilla.r2 \| crashed \| '
-	expect_line "$r" "- Runs: 19 (15 ok, 2 failed, 1 crashed, 1 hung)"
+	expect_line "$r" "- Runs: 25 (21 ok, 2 failed, 1 crashed, 1 hung)"
 	# counted, but out of the figures: xfs vanilla is r1 alone now
 	expect_match "$r" '^\| btrfs \| vanilla \| 0 \(\+2 not ok\) \| - \|'
 	expect_match "$r" '^\| xfs \| vanilla \| 1 \(\+1 not ok\) \| 35 \| 66391 \|'
-	expect_line "$r" '| not measured | `waits.task.rl-dd.reason.dirty.full_timeout_share fs=xfs >= 0.5` | mode=vanilla | no data >= 0.5; left side not measured: 0 waits < minimum 10 |'
 	# memcg-dd has no ok run: nothing measured, nothing plotted
 	expect_match "$r" '^\| ext4 \| patched \| 0 \(\+1 not ok\) \|'
 	expect_line "$r" "No ok run: nothing to plot."
-	# the failed filesystem is in no plot
-	! grep -l btrfs "$m"/plots/*.svg || fail "a plot shows btrfs, whose runs all failed"
+	# the failed filesystem is in no plot but the picture's, which says so
+	! grep -l btrfs "$m"/plots/*.svg | grep -v '\.picture\.svg$' || fail "a plot shows btrfs, whose runs all failed"
+	[ ! -e "$m/plots/fs-completion.2012-patched.picture.btrfs.lab.dat" ] || fail "the picture plots btrfs' failed runs"
 	grep -q xfs "$m/plots/fs-completion.vanilla.cdf.svg" || fail "xfs missing from the CDF"
 }
 
@@ -344,7 +369,7 @@ t_report_valgrind_clean() {
 		--fs-order "$RL_FILESYSTEMS" --mode-order "$RL_MODES" --out "$TEST_TMP/vg-out" \
 		>"$TEST_TMP/vg.out" 2>"$TEST_TMP/vg.err" ||
 		fail "rl-report under valgrind: exit $?: $(head -20 "$TEST_TMP/vg.err")"
-	grep -qx '16 of 19 runs ok' "$TEST_TMP/vg.out" || fail "unexpected summary: $(cat "$TEST_TMP/vg.out")"
+	grep -qx '22 of 25 runs ok' "$TEST_TMP/vg.out" || fail "unexpected summary: $(cat "$TEST_TMP/vg.out")"
 }
 
 # report.html opens in a browser by itself: headless Chromium loads it from
@@ -352,7 +377,7 @@ t_report_valgrind_clean() {
 # has every scenario's section with its figures inline.
 t_report_html_renders() {
 	local m dom s title nsvg
-	command -v chromium >/dev/null || fail "chromium is not installed (scripts/deps.sh installs it)"
+	command -v chromium >/dev/null || fail "chromium is not installed (scripts/deps.sh --all installs it)"
 	m=$(report_copy html)
 	"$RL_TOP/scripts/report.sh" "$m" 2>/dev/null || fail "report.sh failed"
 	[ -s "$m/report.html" ] || fail "no report.html"
@@ -374,6 +399,99 @@ t_report_html_renders() {
 	nsvg=$(grep -o '<svg' "$dom" | wc -l)
 	[ "$nsvg" = "$(find "$m/plots" -name '*.svg' | wc -l)" ] || fail "$nsvg figures inline, expected one per SVG plot"
 	echo "rendered: $(stat -c %s "$TEST_TMP/report.png") bytes of PNG, $nsvg figures inline"
+}
+
+# The picture's row of a filesystem whose runs of the picture's mode all
+# failed says which and why; a scenario without a Picture line has no
+# picture, and a bad one stops the report naming it and the valid form.
+# shellcheck disable=SC2016 # the backquotes are markdown
+t_report_picture_says_why() {
+	local m r scn rc
+	m=$(report_copy picture)
+	r=$m/runs/fs-completion.xfs.2012-patched
+	sed -i '1s/.*/crashed/' "$r.r1/status"
+	sed -i -e '1s/.*/failed/' -e 's/^exit_status=.*/exit_status=1/' "$r.r2/status"
+	echo "reclaimlab: guest command failed with status 1; output: /x/guest.log" \
+		>"$m/fs-completion.xfs.2012-patched.r2.err"
+	"$RL_TOP/scripts/report.sh" "$m" || fail "report.sh failed"
+	r=$m/report.md
+	expect_match "$r" '^\| xfs \| 12 waits, 10 ran the full 100 ms, p50 100 ms \| no ok 2012-patched run: fs-completion\.xfs\.2012-patched\.r1 crashed, fs-completion\.xfs\.2012-patched\.r2 failed: guest command failed with status 1 \| batched \(10 of 12 full\) \| no counted run \| `full_timeout_share >= 0\.5`: not measured; \*\*the lab lacks\*\* '
+	[ ! -e "$m/plots/fs-completion.2012-patched.picture.xfs.lab.dat" ] || fail "xfs' failed runs were plotted"
+	[ -s "$m/plots/fs-completion.2012-patched.picture.xfs.thread.dat" ] || fail "xfs' thread waits not plotted"
+	[ "$(grep -c "^## The thread's picture" "$r")" = 1 ] || fail "one picture: fs-completion's"
+	# scenarios without a Picture line: no picture, the checks come first
+	scn=$TEST_TMP/scenarios
+	mkdir -p "$scn"
+	cp "$RL_TOP"/rootfs/scenarios/*.scn "$scn/"
+	sed -i '/^# Picture:/d' "$scn/fs-completion.scn"
+	"$RL_HOST_TOOLS/rl-report" --matrix "$m" --scenarios "$scn" --no-plots --out "$TEST_TMP/nopic" >/dev/null ||
+		fail "rl-report without a picture failed"
+	expect_no "$TEST_TMP/nopic/report.md" "## The thread's picture"
+	[ "$(grep -m1 '^## ' "$TEST_TMP/nopic/report.md")" = "## Checks at a glance" ] || fail "no picture: the checks come first"
+	# a bad Picture line: the report is refused, saying where and what is valid
+	sed -i 's/^\(# Thread-waits: fs=ext4\).*/# Picture:   waits.events mode=2012-patched/' "$scn/fs-completion.scn"
+	rc=0
+	"$RL_HOST_TOOLS/rl-report" --matrix "$m" --scenarios "$scn" --no-plots --out "$TEST_TMP/badpic" \
+		>/dev/null 2>"$TEST_TMP/badpic.err" || rc=$?
+	[ "$rc" = 2 ] || fail "a bad Picture line: exit $rc, expected 2"
+	expect_match "$TEST_TMP/badpic.err" "fs-completion\.scn line [0-9]+: bad Picture 'waits\.events mode=2012-patched' \(valid: waits\.task\.COMM\[\.reason\.REASON\] mode=MODE"
+}
+
+# picture_box HTML WIDTH HEIGHT: where headless Chromium draws the picture's
+# plot in a window of that size: "LEFT TOP RIGHT BOTTOM VIEW_W VIEW_H
+# TABLE_TOP" in CSS pixels (the first table's top), or "none".  A copy of
+# the page gets a script that measures it; the report has none.
+picture_box() {
+	local page=$TEST_TMP/measure.html html script
+	script='<script>(function () {
+	var figs = document.querySelectorAll("figure"), box = "none", i, r, t;
+	for (i = 0; i < figs.length; i++) {
+		var cap = figs[i].querySelector("figcaption");
+		if (cap && /\.picture\.svg$/.test(cap.textContent)) {
+			r = figs[i].querySelector("svg").getBoundingClientRect();
+			t = document.querySelector("table").getBoundingClientRect();
+			box = [r.left, r.top, r.right, r.bottom, window.innerWidth,
+			       window.innerHeight, t.top].map(Math.round).join(" ");
+			break;
+		}
+	}
+	document.body.setAttribute("data-picture-box", box);
+})();</script>'
+	html=$(<"$1")
+	printf '%s%s</body></html>\n' "${html%</body>*}" "$script" >"$page"
+	timeout 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
+		--window-size="$2,$3" --dump-dom "file://$page" 2>/dev/null |
+		sed -n 's/.*data-picture-box="\([^"]*\)".*/\1/p'
+}
+
+# On a laptop's window (1280x800) the whole picture is on the first screen
+# of report.html, above every table; pushed below the fold it is not, so
+# the test can tell.  The screenshot of that first screen is kept.
+t_report_picture_on_the_first_screen() {
+	local m box left top right bottom vw vh table
+	command -v chromium >/dev/null || fail "chromium is not installed (scripts/deps.sh --all installs it)"
+	m=$(report_copy fold)
+	"$RL_TOP/scripts/report.sh" "$m" 2>/dev/null || fail "report.sh failed"
+	box=$(picture_box "$m/report.html" 1280 800)
+	echo "picture's plot at: $box"
+	[[ $box =~ ^[0-9-]+( [0-9-]+){6}$ ]] || fail "no picture plot in the rendered page: '$box'"
+	read -r left top right bottom vw vh table <<<"$box"
+	if [ "$top" -lt 0 ] || [ "$bottom" -gt "$vh" ]; then
+		fail "the picture (y $top to $bottom) is not within the first screen (0 to $vh)"
+	fi
+	if [ "$left" -lt 0 ] || [ "$right" -gt "$vw" ] || [ $((right - left)) -lt $((vw * 3 / 4)) ]; then
+		fail "the picture (x $left to $right) does not fill the first screen's width ($vw)"
+	fi
+	[ "$bottom" -le "$table" ] || fail "a table (top $table) comes before the picture (bottom $bottom)"
+	timeout 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
+		--window-size=1280,800 --screenshot="$RL_BUILD/test-logs/report-first-screen.png" \
+		"file://$m/report.html" >/dev/null 2>&1 || fail "chromium --screenshot failed"
+	echo "first screen: $RL_BUILD/test-logs/report-first-screen.png"
+	# the same page with a screen's height of text before the picture
+	sed -i "s#<h2>The thread's picture#<div style=\"height:${vh}px\"></div>&#" "$m/report.html"
+	box=$(picture_box "$m/report.html" 1280 800)
+	read -r left top right bottom vw vh table <<<"$box"
+	[ "$bottom" -gt "$vh" ] || fail "a picture below the fold (y $top to $bottom) was taken for one on the first screen"
 }
 
 # What a guest left instead of its files is not read, and the report says

@@ -4,6 +4,7 @@
  * over the rows into verdicts (the rules are in aggregate-checks.h).
  */
 #include "aggregate-checks.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <math.h>
@@ -242,6 +243,16 @@ static int oom_killed(const struct agg_set *s, const struct agg_run *r)
 	return agg_run_value(s, r, AGG_OOM_METRIC, &kills) == 0 && kills > 0;
 }
 
+enum agg_counted agg_run_counted(const struct agg_set *s, const struct agg_run *r,
+				 const char *metric, double *waits)
+{
+	if (strcmp(metric, AGG_OOM_METRIC) && oom_killed(s, r))
+		return AGG_LEFT_OOM;
+	if (wait_count(s, r, metric, waits) == 0 && *waits < AGG_MIN_WAITS)
+		return AGG_LEFT_FEW;
+	return AGG_COUNTED;
+}
+
 /*
  * Sorted unique values of dimension d among the runs of scn, the excluded
  * ones too: a filesystem whose runs all failed is "not measured", not gone.
@@ -349,17 +360,18 @@ static int eval_side(const struct agg_set *s, const char *scn,
 			continue;
 		if (want_mode && strcmp(r->dim[AGG_MODE], want_mode))
 			continue;
-		if (strcmp(side->metric, AGG_OOM_METRIC) && oom_killed(s, r)) {
+		switch (agg_run_counted(s, r, side->metric, &count)) {
+		case AGG_LEFT_OOM:
 			out->dropped_oom++;
 			continue;
-		}
-		if (wait_count(s, r, side->metric, &count) == 0 &&
-		    count < AGG_MIN_WAITS) {
+		case AGG_LEFT_FEW:
 			if (!out->dropped_few++)
 				out->few_min = out->few_max = count;
 			out->few_min = count < out->few_min ? count : out->few_min;
 			out->few_max = count > out->few_max ? count : out->few_max;
 			continue;
+		case AGG_COUNTED:
+			break;
 		}
 		if (agg_run_value(s, r, side->metric, &vals[n]) == 0)
 			n++;
@@ -807,4 +819,160 @@ void agg_print_verdicts(FILE *f, const char *scenario,
 			agg_verdict_name(v[i].kind), lm, ln, ls,
 			agg_op_name(c->op), rm, rn, rs, note);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* One verdict                                                        */
+
+/*
+ * The distinct values of dimension d among the runs of scn (excluded ones
+ * too), each cut at its "@" when cut (a mode without its kernel), as
+ * "a b c" into buf (truncated at size); returns how many.
+ */
+static size_t value_list(const struct agg_set *s, const char *scn,
+			 enum agg_dim d, int cut, char *buf, size_t size)
+{
+	size_t i, j, n = 0, used = 0, len;
+
+	if (size)
+		buf[0] = '\0';
+	for (i = 0; i < s->nruns; i++) {
+		const char *v = s->runs[i].dim[d], *at = cut ? strchr(v, '@') : NULL;
+		int seen = 0;
+
+		if (s->runs[i].dim[AGG_SCENARIO] != scn)
+			continue;
+		len = at ? (size_t)(at - v) : strlen(v);
+		/* seen before: the same value (cut) in an earlier run */
+		for (j = 0; j < i && !seen; j++) {
+			const char *w = s->runs[j].dim[d], *wat = cut ? strchr(w, '@') : NULL;
+			size_t wlen = wat ? (size_t)(wat - w) : strlen(w);
+
+			seen = s->runs[j].dim[AGG_SCENARIO] == scn && wlen == len &&
+			       !strncmp(w, v, len);
+		}
+		if (seen)
+			continue;
+		if (used < size) {
+			int k = snprintf(buf + used, size - used, "%s%.*s", n ? " " : "",
+					 (int)len, v);
+
+			used += k > 0 ? (size_t)k : 0;
+		}
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Has a run of scn the value want in dimension d?  A mode is the run's
+ * without its "@KERNEL": a side's mode=M is M@KERNEL on each kernel.
+ */
+static int has_value(const struct agg_set *s, const char *scn, enum agg_dim d,
+		     const char *want)
+{
+	size_t i, len;
+
+	for (i = 0; i < s->nruns; i++) {
+		const char *v = s->runs[i].dim[d], *at = strchr(v, '@');
+
+		len = d == AGG_MODE && at ? (size_t)(at - v) : strlen(v);
+		if (s->runs[i].dim[AGG_SCENARIO] == scn && strlen(want) == len &&
+		    !strncmp(v, want, len))
+			return 1;
+	}
+	return 0;
+}
+
+/* "check 'T' names fs=X, which no run of S has (valid: ...)" for a side. */
+static int named_values_exist(const struct agg_set *s, const char *scenario,
+			      const char *scn, const struct agg_check *c,
+			      const struct agg_side *side, char *err, size_t errlen)
+{
+	static const enum agg_dim dims[] = { AGG_FS, AGG_MODE };
+	char list[512];
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		const char *want = dims[k] == AGG_FS ? side->fs : side->mode;
+		const char *name = agg_dim_names[dims[k]];
+
+		if (!*want || has_value(s, scn, dims[k], want))
+			continue;
+		value_list(s, scn, dims[k], dims[k] == AGG_MODE, list, sizeof(list));
+		cli_fail(err, errlen,
+			 "check '%s' names %s=%s, which no run of scenario %s has (valid: %s=X with X one of: %s)",
+			 c->text, name, want, scenario, name, list);
+		return -1;
+	}
+	return 0;
+}
+
+int agg_one_verdict(const struct agg_set *s, const char *scenario,
+		    const struct agg_check *c, const struct agg_verdict *v, size_t n,
+		    char *err, size_t errlen)
+{
+	const char *scn = agg_interned(s, scenario), **vals;
+	char fs[512], modes[512], kernels[512], msg[1536], example[AGG_CHECK_MAX + 128];
+	size_t nfs = 0, nmode = 0, nkernel, used = 0, i;
+
+	if (!scn)	/* no run of the scenario: one verdict, "not measured" */
+		return n == 1 ? 0 : cli_fail(err, errlen, "no run of scenario %s", scenario);
+	if (named_values_exist(s, scenario, scn, c, &c->left, err, errlen) < 0 ||
+	    (!c->right.is_number &&
+	     named_values_exist(s, scenario, scn, c, &c->right, err, errlen) < 0))
+		return -1;
+	if (n == 1)
+		return 0;
+	/* the dimensions it is evaluated over (agg_eval_check) with 2+ values */
+	if (!*c->left.fs && !*c->right.fs)
+		nfs = value_list(s, scn, AGG_FS, 0, fs, sizeof(fs));
+	if (!*c->left.mode && !*c->right.mode)
+		nmode = value_list(s, scn, AGG_MODE, 1, modes, sizeof(modes));
+	vals = malloc((s->nruns + 1) * sizeof(*vals));
+	if (!vals) {
+		errno = ENOMEM;
+		return -1;
+	}
+	nkernel = kernel_values(s, scn, vals);
+	kernels[0] = '\0';
+	for (i = 0; i < nkernel; i++)
+		note_add(kernels, sizeof(kernels), &used, "%s%s", i ? " " : "",
+			 *vals[i] ? vals[i] + 1 : "(none)");
+	free(vals);
+	used = 0;
+	note_add(msg, sizeof(msg), &used, "check '%s' gives %zu verdicts over the runs of scenario %s (",
+		 c->text, n, scenario);
+	for (i = 0; i < n; i++)
+		note_add(msg, sizeof(msg), &used, "%s%s", i ? "; " : "", v[i].where);
+	note_add(msg, sizeof(msg), &used, "), not one: one for each");
+	if (nfs > 1)
+		note_add(msg, sizeof(msg), &used, " fs (%s)", fs);
+	if (nmode > 1)
+		note_add(msg, sizeof(msg), &used, "%s mode (%s)", nfs > 1 ? " and" : "", modes);
+	if (nkernel > 1)
+		note_add(msg, sizeof(msg), &used, "%s kernel (%s)",
+			 nfs > 1 || nmode > 1 ? " and" : "", kernels);
+	if (nfs <= 1 && nmode <= 1 && nkernel <= 1)
+		note_add(msg, sizeof(msg), &used, " place above");
+	if (nfs > 1 || nmode > 1) {
+		note_add(msg, sizeof(msg), &used, "; name %s%s%s in the check",
+			 nfs > 1 ? "fs=X" : "", nfs > 1 && nmode > 1 ? " and " : "",
+			 nmode > 1 ? "mode=Y" : "");
+		if (c->right.is_number) {
+			/* the selectors right after the metric, the rest as written */
+			snprintf(example, sizeof(example), "%s%s%.*s%s%.*s%s", c->left.metric,
+				 nfs > 1 ? " fs=" : "", nfs > 1 ? (int)strcspn(fs, " ") : 0, fs,
+				 nmode > 1 ? " mode=" : "",
+				 nmode > 1 ? (int)strcspn(modes, " ") : 0, modes,
+				 c->text + strlen(c->left.metric));
+			note_add(msg, sizeof(msg), &used, " (e.g. '%s')", example);
+		} else {
+			note_add(msg, sizeof(msg), &used, ", on both sides");
+		}
+	}
+	if (nkernel > 1)
+		note_add(msg, sizeof(msg), &used,
+			 "; a check cannot name a kernel: judge the runs of one kernel");
+	return cli_fail(err, errlen, "%s", msg);
 }

@@ -68,6 +68,17 @@ struct agg_check {
 #define AGG_OOM_METRIC	"workload.oom_kills"
 #define AGG_MIN_WAITS	10
 
+/*
+ * Whether a side counts run r (an included run) for metric, by the two
+ * rules above: AGG_COUNTED, or why not: AGG_LEFT_OOM (its workload was
+ * OOM-killed) or AGG_LEFT_FEW (a wait statistic on fewer than
+ * AGG_MIN_WAITS waits, their number in *waits).  The report's picture
+ * counts runs as the checks do through it.
+ */
+enum agg_counted { AGG_COUNTED, AGG_LEFT_OOM, AGG_LEFT_FEW };
+enum agg_counted agg_run_counted(const struct agg_set *s, const struct agg_run *r,
+				 const char *metric, double *waits);
+
 /* In the order of the report's columns: judged, then why not. */
 enum agg_verdict_kind {
 	AGG_REPRODUCED, AGG_NOT_REPRODUCED, AGG_INCONCLUSIVE,
@@ -175,6 +186,21 @@ size_t agg_mark_native(const struct agg_check *c, struct agg_verdict *v,
  */
 void agg_verdict_note(const struct agg_check *c, const struct agg_verdict *v,
 		      char *buf, size_t size);
+
+/*
+ * Does check c, evaluated over set s into v[0..n) (agg_eval_check), judge
+ * as one verdict, a verdict a script can act on (rl-aggregate check
+ * --one, compare.sh --check)?  0 when every fs and mode the check names is
+ * one that a run of the scenario has (a mode without the "@KERNEL" of a
+ * matrix of kernels), and n is 1 (a scenario without runs gives its one
+ * "no runs" verdict); else -1 and a message in err naming the value no run
+ * has, with the valid ones, or the verdicts and the dimensions they
+ * differ in (fs, mode, kernel) with their values and what to name in the
+ * check.  -1 with errno ENOMEM and no message when out of memory.
+ */
+int agg_one_verdict(const struct agg_set *s, const char *scenario,
+		    const struct agg_check *c, const struct agg_verdict *v, size_t n,
+		    char *err, size_t errlen);
 
 void agg_print_verdicts(FILE *f, const char *scenario,
 			const struct agg_check *c,

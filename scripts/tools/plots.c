@@ -709,6 +709,211 @@ static int plot_completions(struct report_model *r, struct model_scenario *s, co
 	return render(r, name, 900, 200 + 160 * (int)npanels, notes);
 }
 
+/* --- the thread's picture ------------------------------------------------- */
+
+/* to just above the thread's timeout: a full wait is a step at its end */
+#define PICTURE_X_MAX_MS	110
+#define PICTURE_PANELS_A_ROW	4
+
+static const struct model_run *run_named(const struct report_model *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nruns; i++)
+		if (!strcmp(r->runs[i].name, name))
+			return &r->runs[i];
+	return NULL;
+}
+
+/* One wait duration and how many lasted it, into *v (grown as needed). */
+static void add_sample(struct sample **v, size_t *n, size_t *cap, double usec, double count)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 256;
+		*v = realloc(*v, *cap * sizeof(**v));
+		if (!*v)
+			exit(1);
+	}
+	(*v)[*n].usec = usec;
+	(*v)[(*n)++].count = count;
+}
+
+/*
+ * The samples as CDF steps into plots/file, from (0, 0) to the right edge;
+ * returns how many waits they are, *steps how many distinct durations
+ * (rows 1 to *steps of the file).  v is sorted here.
+ */
+static double write_cdf_steps(struct report_model *r, const char *file, struct sample *v,
+			      size_t nv, size_t *steps)
+{
+	double total = 0, cum = 0;
+	char *path;
+	size_t j;
+	FILE *f;
+
+	qsort(v, nv, sizeof(*v), cmp_sample);
+	for (j = 0; j < nv; j++)
+		total += v[j].count;
+	f = open_in(r, file, &path);
+	fprintf(f, "0\t0\n");
+	for (j = 0; j < nv; j++) {
+		cum += v[j].count;
+		if (j + 1 < nv && v[j + 1].usec == v[j].usec)
+			continue;
+		num(f, v[j].usec / 1000);
+		fprintf(f, "\t");
+		num(f, cum / total);
+		fprintf(f, "\n");
+		(*steps)++;
+	}
+	/* the last step runs on to the edge, where the longest wait is short */
+	if (nv && v[nv - 1].usec / 1000 < PICTURE_X_MAX_MS)
+		fprintf(f, "%d\t1\n", PICTURE_X_MAX_MS);
+	fclose(f);
+	free(path);
+	return total;
+}
+
+/*
+ * The waits of the picture's task (and reason) in the counted runs of pf,
+ * pooled from each run's derived/waits-by-task.tsv, into plots/file;
+ * returns how many (0: none, and no file).
+ */
+static double picture_lab_waits(struct report_model *r, const struct picture *p,
+				const struct picture_fs *pf, const char *file)
+{
+	struct sample *v = NULL;
+	size_t nv = 0, cap = 0, i, steps = 0;
+	double total = 0;
+
+	for (i = 0; i < pf->counted.n; i++) {
+		const struct model_run *run = run_named(r, pf->counted.v[i]);
+		char *text = run ? model_run_file(run, RL_DERIVED_DIR "/waits-by-task.tsv") : NULL;
+		char *line, *next = text;
+
+		if (text)
+			next_line(&next);	/* the header */
+		while (text && (line = next_line(&next))) {
+			/* task, reason, usec_delayed, waits: a comm may hold a space */
+			char *reason = strchr(line, '\t'), *usec = reason ? strchr(reason + 1, '\t') : NULL;
+			double us, count;
+
+			if (!usec)
+				continue;
+			*reason++ = '\0';
+			*usec++ = '\0';
+			if (strcmp(line, p->p->task) || (p->p->reason[0] && strcmp(reason, p->p->reason)) ||
+			    sscanf(usec, "%lf %lf", &us, &count) != 2 || !(us >= 0) || !(count > 0))
+				continue;
+			add_sample(&v, &nv, &cap, us, count);
+		}
+		free(text);
+	}
+	if (nv)
+		total = write_cdf_steps(r, file, v, nv, &steps);
+	free(v);
+	return total;
+}
+
+const char *plot_picture(struct report_model *r, const struct picture *p, char *name,
+			 size_t size, FILE *notes)
+{
+	char file[700], *path, *panels = NULL;
+	size_t i, j, plen = 0, cols, rows, drawn = 0;
+	FILE *f, *pf = NULL;
+
+	if (!r->o->png_term || !file_name_ok(p->s->name) || !file_name_ok(p->p->mode))
+		return NULL;
+	for (i = 0; i < p->nfs; i++)
+		if (!file_name_ok(p->fs[i].fs))
+			return NULL;
+	snprintf(name, size, "%s.%s.picture", p->s->name, p->p->mode);
+	pf = open_memstream(&panels, &plen);
+	for (i = 0; i < p->nfs; i++) {
+		const struct picture_fs *fs = &p->fs[i];
+		struct sample *v = NULL;
+		size_t nv = 0, cap = 0, steps = 0;
+		double lab, thread = 0;
+		int any = 0;
+
+		snprintf(file, sizeof(file), "%s.%s.lab.dat", name, fs->fs);
+		lab = picture_lab_waits(r, p, fs, file);
+		for (j = 0; fs->thread && j < fs->thread->n; j++)
+			add_sample(&v, &nv, &cap, (double)fs->thread->usec[j], 1);
+		if (nv) {
+			snprintf(file, sizeof(file), "%s.%s.thread.dat", name, fs->fs);
+			thread = write_cdf_steps(r, file, v, nv, &steps);
+		}
+		free(v);
+		drawn += lab > 0 || thread > 0;
+		fprintf(pf, "set title ");
+		gp_str(pf, "%s: thread %s, lab %s", fs->fs,
+		       fs->thread ? picture_class(fs->thread_share) : "no trace",
+		       fs->counted.n ? picture_class(fs->share) : "no run");
+		/* the y axis is named once a row */
+		if (i % PICTURE_PANELS_A_ROW)
+			fprintf(pf, "\nunset ylabel");
+		else
+			fprintf(pf, "\nset ylabel 'share at most this long'");
+		fprintf(pf, "\n");
+		if (!lab && !thread)
+			fprintf(pf, "set label 1 'no waits' at graph 0.5,0.5 center\n");
+		fprintf(pf, "plot ");
+		if (lab > 0) {
+			snprintf(file, sizeof(file), "%s.%s.lab.dat", name, fs->fs);
+			gp_str(pf, "%s", file);
+			fprintf(pf, " using 1:2 with steps lw 2 lc %zu title ", fs_color(r, fs->fs));
+			gp_str(pf, "lab: %.0f waits, %zu run%s", lab, fs->counted.n,
+			       fs->counted.n > 1 ? "s" : "");
+			any = 1;
+		}
+		if (thread > 0) {
+			snprintf(file, sizeof(file), "%s.%s.thread.dat", name, fs->fs);
+			fprintf(pf, "%s", any ? ", " : "");
+			gp_str(pf, "%s", file);
+			fprintf(pf, " using 1:2 with steps lw 2 dt 2 lc rgb 'black' title ");
+			gp_str(pf, "thread: %.0f waits", thread);
+			fprintf(pf, ", ");
+			/* the quoted waits themselves, one point a value */
+			gp_str(pf, "%s", file);
+			fprintf(pf, " using 1:2 every ::1::%zu with points pt 7 ps 0.6 lc rgb 'black' notitle",
+				steps);
+			any = 1;
+		}
+		if (!any)
+			fprintf(pf, "NaN notitle");
+		fprintf(pf, "\nunset label 1\n");
+	}
+	fclose(pf);
+	if (!drawn) {
+		free(panels);
+		return NULL;
+	}
+	cols = p->nfs < PICTURE_PANELS_A_ROW ? p->nfs : PICTURE_PANELS_A_ROW;
+	rows = (p->nfs + cols - 1) / cols;
+	snprintf(file, sizeof(file), "%s.gp", name);
+	f = open_in(r, file, &path);
+	fprintf(f, "set multiplot layout %zu,%zu title ", rows, cols);
+	gp_str(f, "%s, %s: %s, CDF by duration in ms (timeout %ld); lab solid, the thread dashed",
+	       p->s->name, p->p->mode, p->p->metric, PICTURE_TIMEOUT_USEC / 1000);
+	fprintf(f, "\n");
+	/* the timeout as a line: a batched filesystem's waits end on it */
+	fprintf(f, "set xrange [0:%d]\nset yrange [0:1.05]\nset clip two\nset grid\nset xtics 0,25,100\n",
+		PICTURE_X_MAX_MS);
+	fprintf(f, "set arrow 1 from %ld, graph 0 to %ld, graph 1 nohead dt 3 lc rgb 'gray40'\n",
+		PICTURE_TIMEOUT_USEC / 1000, PICTURE_TIMEOUT_USEC / 1000);
+	/* the x axis is named in the title: a panel's height goes to its curves */
+	fprintf(f, "unset xlabel\n");
+	/* one bottom margin for every panel: its key in it, or none */
+	fprintf(f, "set key outside below vertical Left reverse\nset bmargin 4.5\n%sunset multiplot\n",
+		panels);
+	fclose(f);
+	free(path);
+	free(panels);
+	/* one row fits a laptop's first screen below the report's header */
+	return render(r, name, 1200, (int)(270 * rows + 20), notes) ? NULL : name;
+}
+
 void plots_section(struct report_model *r, struct model_scenario *s, FILE *f, FILE *notes)
 {
 	static const char *const kinds[] = { "hist", "cdf", "throughput", "waits", "completions" };

@@ -6,6 +6,7 @@
 #include "report-model.h"
 #include "cli.h"
 #include "guest-read.h"
+#include "tracestat.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -725,4 +726,148 @@ char *model_run_error(const struct report_model *r, const struct model_run *run)
 double model_run_metric(const struct model_run *run, const char *metric)
 {
 	return record_metric(&run->rec, metric);
+}
+
+/* --- the thread's picture ------------------------------------------------- */
+
+const char *picture_class(double share)
+{
+	if (share <= PICTURE_FLUENT_MAX)
+		return "fluent";
+	if (share >= PICTURE_BATCHED_MIN)
+		return "batched";
+	return "between";
+}
+
+static const struct agg_run *set_run(const struct agg_set *set, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < set->nruns; i++)
+		if (!strcmp(set->runs[i].name, name))
+			return &set->runs[i];
+	return NULL;
+}
+
+/* The waits the thread quotes: how many ran the whole timeout, their p50. */
+static void picture_thread(struct picture_fs *pf)
+{
+	long v[SCN_THREAD_WAITS_MAX];
+	size_t i, n = pf->thread->n;
+
+	memcpy(v, pf->thread->usec, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), tracestat_cmp_long);
+	for (i = 0; i < n; i++)
+		pf->thread_full += v[i] >= PICTURE_TIMEOUT_USEC;
+	/* the nearest rank, as rl-tracestat's p50_usec of the lab's waits */
+	pf->thread_p50_usec = tracestat_percentile(v, n, 50);
+	pf->thread_share = n ? (double)pf->thread_full / n : 0;
+}
+
+/* The lab's runs of the picture's mode on pf->fs, counted as the checks do. */
+static void picture_lab(const struct report_model *r, const struct model_scenario *s,
+			const struct scn_picture *p, struct picture_fs *pf)
+{
+	char share_m[SCN_VALUE_MAX + 32], events_m[SCN_VALUE_MAX + 32], p50_m[SCN_VALUE_MAX + 32];
+	double *events = xmalloc((r->nruns + 1) * sizeof(*events));
+	double *p50 = xmalloc((r->nruns + 1) * sizeof(*p50));
+	double *share = xmalloc((r->nruns + 1) * sizeof(*share));
+	size_t i, n = 0;
+
+	snprintf(share_m, sizeof(share_m), "%s.full_timeout_share", p->metric);
+	snprintf(events_m, sizeof(events_m), "%s.events", p->metric);
+	snprintf(p50_m, sizeof(p50_m), "%s.p50_usec", p->metric);
+	for (i = 0; i < r->nruns; i++) {
+		const struct model_run *run = &r->runs[i];
+		const struct agg_run *ar;
+		double waits = 0;
+		char line[1024];
+		char *err;
+
+		if (strcmp(run->scenario, s->name) || strcmp(run->fs, pf->fs) ||
+		    strcmp(run->mode, p->mode))
+			continue;
+		pf->runs++;
+		if (strcmp(run->status, "ok")) {
+			err = model_run_error(r, run);
+			snprintf(line, sizeof(line), "%s %s%s%s", run->name, run->status,
+				 err && *err ? ": " : "", err ? err : "");
+			strv_push(&pf->missing, line);
+			free(err);
+			continue;
+		}
+		pf->ok++;
+		ar = set_run(&s->set, run->name);
+		switch (ar ? agg_run_counted(&s->set, ar, share_m, &waits) : AGG_LEFT_FEW) {
+		case AGG_LEFT_OOM:
+			pf->left_oom++;
+			continue;
+		case AGG_LEFT_FEW:
+			break;
+		case AGG_COUNTED:
+			/* no such waits recorded at all: as few as none */
+			if (agg_run_value(&s->set, ar, share_m, &share[n]) < 0 ||
+			    agg_run_value(&s->set, ar, events_m, &events[n]) < 0 ||
+			    agg_run_value(&s->set, ar, p50_m, &p50[n]) < 0)
+				break;
+			strv_push(&pf->counted, run->name);
+			n++;
+			continue;
+		}
+		if (!pf->left_few++)
+			pf->few_min = pf->few_max = waits;
+		pf->few_min = waits < pf->few_min ? waits : pf->few_min;
+		pf->few_max = waits > pf->few_max ? waits : pf->few_max;
+	}
+	pf->events = agg_median(events, n);
+	pf->p50_usec = agg_median(p50, n);
+	pf->share = agg_median(share, n);	/* sorts share */
+	pf->share_min = n ? share[0] : NAN;
+	pf->share_max = n ? share[n - 1] : NAN;
+	free(events);
+	free(p50);
+	free(share);
+}
+
+void model_picture(const struct report_model *r, const struct model_scenario *s,
+		   struct picture *out)
+{
+	const struct scenario *scn = &s->file;
+	struct strv fs = { 0 };
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->s = s;
+	out->p = &scn->picture;
+	/* the matrix's filesystems, then those only the thread has */
+	for (i = 0; i < r->fs.n; i++)
+		strv_add_unique(&fs, r->fs.v[i]);
+	for (i = 0; i < scn->nthread_waits; i++)
+		strv_add_unique(&fs, scn->thread_waits[i].fs);
+	out->fs = xmalloc((fs.n + 1) * sizeof(*out->fs));
+	memset(out->fs, 0, (fs.n + 1) * sizeof(*out->fs));
+	for (i = 0; i < fs.n; i++) {
+		struct picture_fs *pf = &out->fs[out->nfs++];
+
+		/* the matrix's string or the scenario's: fs is freed below */
+		pf->fs = i < r->fs.n ? r->fs.v[i] : scn_thread_waits(scn, fs.v[i])->fs;
+		pf->thread = scn_thread_waits(scn, pf->fs);
+		if (pf->thread)
+			picture_thread(pf);
+		pf->lacks = scn_lacks(scn, pf->fs);
+		picture_lab(r, s, out->p, pf);
+	}
+	strv_free(&fs);
+}
+
+void model_picture_free(struct picture *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nfs; i++) {
+		strv_free(&p->fs[i].missing);
+		strv_free(&p->fs[i].counted);
+	}
+	free(p->fs);
+	memset(p, 0, sizeof(*p));
 }

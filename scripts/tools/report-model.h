@@ -131,6 +131,55 @@ char *model_guest_file(const struct model_run *run, const char *name, size_t max
 double model_run_metric(const struct model_run *run, const char *metric);
 
 /*
+ * The thread's picture (a scenario's "# Picture:" line): per filesystem,
+ * the waits the thread quotes beside the lab's in the picture's mode, each
+ * classed by the share that ran the whole timeout, with the thread's
+ * thresholds: fluent at most PICTURE_FLUENT_MAX, batched at least
+ * PICTURE_BATCHED_MIN, between otherwise.
+ */
+#define PICTURE_FLUENT_MAX	0.1
+#define PICTURE_BATCHED_MIN	0.5
+/* the thread's reclaim_wait(HZ/10): a quoted wait this long ran it all */
+#define PICTURE_TIMEOUT_USEC	100000L
+
+struct picture_fs {
+	const char *fs;
+	/* the thread's quoted waits of fs (NULL: none) and what they show */
+	const struct scn_thread_waits *thread;
+	size_t thread_full;
+	long thread_p50_usec;
+	double thread_share;
+	/*
+	 * the lab's runs of the picture's mode on fs: all of them, those not
+	 * ok ("NAME status: error", in missing), and of the ok ones those
+	 * counted as a check's side counts them (agg_run_counted() for
+	 * METRIC.full_timeout_share: not OOM-killed, AGG_MIN_WAITS waits)
+	 */
+	size_t runs, ok;
+	struct strv missing;
+	struct strv counted;		/* names of the runs counted */
+	size_t left_oom, left_few;
+	double few_min, few_max;	/* waits of the runs left_few */
+	/* medians over the counted runs (NAN without any), the share's range */
+	double events, p50_usec, share, share_min, share_max;
+	const char *lacks;		/* the scenario's Lacks of fs, or NULL */
+};
+
+struct picture {
+	const struct model_scenario *s;
+	const struct scn_picture *p;
+	struct picture_fs *fs;		/* the matrix's, then the thread's others */
+	size_t nfs;
+};
+
+/* "fluent", "batched" or "between" for a full-timeout share. */
+const char *picture_class(double share);
+/* The picture of s, which has a Picture line; free with model_picture_free(). */
+void model_picture(const struct report_model *r, const struct model_scenario *s,
+		   struct picture *out);
+void model_picture_free(struct picture *p);
+
+/*
  * A string as one gnuplot string literal, into buf: single-quoted with '
  * doubled, control characters, bytes past ASCII and ` (command
  * substitution) made '?', cut at GNUPLOT_STRING_MAX characters (and to
@@ -143,6 +192,9 @@ char *gnuplot_quote(char *buf, size_t size, const char *s);
 /* report.c, plots.c, html.c */
 int report_markdown(struct report_model *r, FILE *f, FILE *notes);
 void plots_section(struct report_model *r, struct model_scenario *s, FILE *f, FILE *notes);
+/* plots/SCENARIO.MODE.picture.{svg,png}; its name (without .svg), or NULL */
+const char *plot_picture(struct report_model *r, const struct picture *p, char *name,
+			 size_t size, FILE *notes);
 int report_html(const char *markdown, const char *title, const char *plots_dir,
 		FILE *out);
 

@@ -592,6 +592,196 @@ static void thread_table(struct report_model *r, FILE *f)
 	fprintf(f, "\n");
 }
 
+/* --- the thread's picture ---------------------------------------------- */
+
+/* "12 ms", "4.8 ms": a duration in µs for people, in ms */
+static const char *ms(char *buf, size_t size, double usec)
+{
+	char v[32];
+
+	snprintf(buf, size, "%s ms", fmt(v, sizeof(v), usec / 1000));
+	return buf;
+}
+
+/* The thread's quoted waits of a filesystem: how many, how many full, p50. */
+static void picture_thread_cell(FILE *f, const struct picture_fs *pf)
+{
+	char timeout[48], p50[48];
+
+	if (!pf->thread) {
+		fprintf(f, "no trace in the thread");
+		return;
+	}
+	fprintf(f, "%zu waits, %zu ran the full %s, p50 %s", pf->thread->n, pf->thread_full,
+		ms(timeout, sizeof(timeout), PICTURE_TIMEOUT_USEC),
+		ms(p50, sizeof(p50), (double)pf->thread_p50_usec));
+}
+
+/*
+ * The runs of the picture's mode not in the lab's figures, and why; after
+ * other text (after = 1), each part begins with "; ".
+ */
+static void picture_left_out(FILE *f, const struct picture_fs *pf, int after)
+{
+	const char *sep = after ? "; " : "";
+	char lo[32], hi[32];
+	size_t i;
+
+	if (pf->left_oom) {
+		fprintf(f, "%s%zu OOM-killed run%s left out", sep, pf->left_oom,
+			pf->left_oom > 1 ? "s" : "");
+		sep = "; ";
+	}
+	if (pf->left_few) {
+		fmt(lo, sizeof(lo), pf->few_min);
+		fmt(hi, sizeof(hi), pf->few_max);
+		fprintf(f, "%s%zu run%s left out: ", sep, pf->left_few, pf->left_few > 1 ? "s" : "");
+		if (pf->few_min != pf->few_max)
+			fprintf(f, "%s to ", lo);
+		fprintf(f, "%s waits < minimum %d", hi, AGG_MIN_WAITS);
+		sep = "; ";
+	}
+	/* the runs not ok, with the error compare.sh recorded */
+	for (i = 0; i < pf->missing.n; i++) {
+		fprintf(f, "%s", i ? ", " : sep);
+		if (!i && pf->ok)
+			fprintf(f, "not ok: ");
+		md_text(f, pf->missing.v[i]);
+	}
+}
+
+/* The lab's figures of a filesystem in the picture's mode, or why none. */
+static void picture_lab_cell(FILE *f, const struct picture *p, const struct picture_fs *pf)
+{
+	char a[32], b[32], c[32], d[48];
+
+	if (!pf->runs) {
+		fprintf(f, "no %s run in this matrix", p->p->mode);
+		return;
+	}
+	if (!pf->ok) {
+		fprintf(f, "no ok %s run: ", p->p->mode);
+		picture_left_out(f, pf, 0);
+		return;
+	}
+	if (!pf->counted.n) {
+		fprintf(f, "%zu ok run%s, none counted: ", pf->ok, pf->ok > 1 ? "s" : "");
+		picture_left_out(f, pf, 0);
+		return;
+	}
+	fprintf(f, "%zu run%s: %s waits, p50 %s, full-timeout share %s", pf->counted.n,
+		pf->counted.n > 1 ? "s" : "", fmt(a, sizeof(a), pf->events),
+		ms(d, sizeof(d), pf->p50_usec), fmt(b, sizeof(b), pf->share));
+	if (differ_as_printed(pf->share_min, pf->share_max))
+		fprintf(f, " (%s–%s)", fmt(b, sizeof(b), pf->share_min),
+			fmt(c, sizeof(c), pf->share_max));
+	picture_left_out(f, pf, 1);
+}
+
+/*
+ * Whether verdict v is of filesystem fs in mode: its check names them, or
+ * it was evaluated for them (fs=/mode= of its where).
+ */
+static int verdict_of(const struct model_verdict *v, const char *fs, const char *mode)
+{
+	char wfs[64], wmode[64];
+	const char *vfs = v->check->left.fs[0] ? v->check->left.fs :
+			  where_value(v->v.where, "fs", wfs, sizeof(wfs));
+	const char *vmode = v->check->left.mode[0] ? v->check->left.mode :
+			    where_value(v->v.where, "mode", wmode, sizeof(wmode));
+
+	return vfs && !strcmp(vfs, fs) && (!vmode || !strcmp(vmode, mode));
+}
+
+/*
+ * The verdicts of a filesystem's checks (aggregate-checks.c's, as the
+ * tables below show them), each by its statistic and threshold; then,
+ * unless all reproduced, what the lab lacks for them.
+ */
+static void picture_verdicts_cell(FILE *f, const struct picture *p, const struct picture_fs *pf)
+{
+	const struct model_scenario *s = p->s;
+	size_t i, plen = strlen(p->p->metric), n = 0, reproduced = 0;
+	char a[32];
+
+	for (i = 0; i < s->nverdicts; i++) {
+		const struct model_verdict *v = &s->verdicts[i];
+		const char *m = v->check->left.metric;
+
+		if (!verdict_of(v, pf->fs, p->p->mode))
+			continue;
+		fprintf(f, "%s", n++ ? "; " : "");
+		/* the picture's statistic by its own name, the rest as written */
+		if (!strncmp(m, p->p->metric, plen) && m[plen] == '.' && v->check->right.is_number)
+			fprintf(f, "`%s %s %s`: ", m + plen + 1, agg_op_name(v->check->op),
+				fmt(a, sizeof(a), v->check->right.number));
+		else
+			fprintf(f, "`%s`: ", v->check->text);
+		verdict_text(f, &v->v);
+		reproduced += v->v.kind == AGG_REPRODUCED;
+	}
+	if (!n)
+		fprintf(f, "no check");
+	if (pf->lacks && reproduced < n)
+		fprintf(f, "; **the lab lacks** %s", pf->lacks);
+}
+
+/*
+ * The report's first section: what the thread showed, per filesystem, how
+ * long the writer's reclaim waits lasted, the lab's beside the thread's
+ * own, classed fluent, batched or between by the thread's thresholds,
+ * with the verdicts of that filesystem's checks.
+ */
+static void picture_section(struct report_model *r, struct model_scenario *s, FILE *f,
+			    FILE *notes)
+{
+	struct picture p;
+	const char *plot;
+	char name[512], a[48], b[32];
+	size_t i;
+
+	model_picture(r, s, &p);
+	fprintf(f, "## The thread's picture: how long the writer's reclaim waits lasted, per filesystem\n\n");
+	/* one line before the plot: it is to be on the first screen */
+	fprintf(f, "%s, mode %s, `%s`: ", s->name, p.p->mode, p.p->metric);
+	plot = plot_picture(r, &p, name, sizeof(name), notes);
+	if (plot)
+		fprintf(f, "[CDF of the wait durations per filesystem](plots/%s.svg) ([png](plots/%s.png))\n\n",
+			plot, plot);
+	else if (!r->o->png_term)
+		fprintf(f, "no plot (gnuplot was not installed when this report was written).\n\n");
+	else
+		fprintf(f, "no plot (neither the lab nor the thread has such waits).\n\n");
+	fprintf(f, "| filesystem | the thread | the lab (%s) | class: thread | class: lab | verdicts |\n|---|---|---|---|---|---|\n",
+		p.p->mode);
+	for (i = 0; i < p.nfs; i++) {
+		const struct picture_fs *pf = &p.fs[i];
+
+		fprintf(f, "| %s | ", pf->fs);
+		picture_thread_cell(f, pf);
+		fprintf(f, " | ");
+		picture_lab_cell(f, &p, pf);
+		fprintf(f, " | ");
+		if (pf->thread)
+			fprintf(f, "%s (%zu of %zu full)", picture_class(pf->thread_share),
+				pf->thread_full, pf->thread->n);
+		else
+			fprintf(f, "-");
+		fprintf(f, " | ");
+		if (pf->counted.n)
+			fprintf(f, "%s (share %s)", picture_class(pf->share), fmt(b, sizeof(b), pf->share));
+		else
+			fprintf(f, "no counted run");
+		fprintf(f, " | ");
+		picture_verdicts_cell(f, &p, pf);
+		fprintf(f, " |\n");
+	}
+	fprintf(f, "\nThe plot: each wait's usec_delayed, the lab's counted runs pooled (solid) beside the waits the thread quotes (dashed, a point a wait), up to just past the %s timeout. Classes by the thread's thresholds, on the share of the waits that ran the whole timeout: fluent at most %g, batched %g or more, between otherwise. The lab's figures are medians over the ok %s runs counted as the checks count them (no OOM kill, at least %d such waits), the share's min–max beside it when the runs differ. The verdicts are those of the checks below; where they are not all reproduced, what the lab lacks follows them.\n\n",
+		ms(a, sizeof(a), PICTURE_TIMEOUT_USEC), PICTURE_FLUENT_MAX, PICTURE_BATCHED_MIN,
+		p.p->mode, AGG_MIN_WAITS);
+	model_picture_free(&p);
+}
+
 static void checks_section(struct model_scenario *s, FILE *f)
 {
 	size_t i;
@@ -939,6 +1129,15 @@ int report_markdown(struct report_model *r, FILE *f, FILE *notes)
 
 	header(r, f);
 	absent_knobs(r, f);
+	/* first, what the thread showed: the headline scenario's, then others' */
+	for (i = 0; i < r->nscn; i++)
+		if (!strcmp(r->scn[i].name, HEADLINE_SCENARIO) && r->scn[i].have_file &&
+		    r->scn[i].file.picture.metric[0])
+			picture_section(r, &r->scn[i], f, notes);
+	for (i = 0; i < r->nscn; i++)
+		if (strcmp(r->scn[i].name, HEADLINE_SCENARIO) && r->scn[i].have_file &&
+		    r->scn[i].file.picture.metric[0])
+			picture_section(r, &r->scn[i], f, notes);
 	checks_at_a_glance(r, f);
 	thread_table(r, f);
 	runs_not_ok(r, f);

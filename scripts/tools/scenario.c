@@ -88,6 +88,26 @@ struct scn_param *scn_param(struct scenario *s, const char *name)
 	return NULL;
 }
 
+const struct scn_thread_waits *scn_thread_waits(const struct scenario *s, const char *fs)
+{
+	size_t i;
+
+	for (i = 0; i < s->nthread_waits; i++)
+		if (!strcmp(s->thread_waits[i].fs, fs))
+			return &s->thread_waits[i];
+	return NULL;
+}
+
+const char *scn_lacks(const struct scenario *s, const char *fs)
+{
+	size_t i;
+
+	for (i = 0; i < s->nlacks; i++)
+		if (!strcmp(s->lacks[i].fs, fs))
+			return s->lacks[i].text;
+	return NULL;
+}
+
 static const struct scn_param *find_param(const struct scenario *s,
 					  const char *name, size_t len)
 {
@@ -359,7 +379,9 @@ struct parser {
 	struct scenario *s;
 	unsigned int line;
 	int in_header;
-	int field;		/* the open header field, or -1 */
+	/* the open header field's text, which "#   more text" continues, or NULL */
+	char *open_text;
+	const char *open_name;
 	char *err;
 	size_t errlen;
 };
@@ -413,6 +435,143 @@ static int preset_line(struct parser *ps, const char *text)
 	return 0;
 }
 
+#define NAME_CHARS	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+
+/* Whether s[0..n) is a name: letters, digits, '-' or '_', at least one. */
+static int is_word(const char *s, size_t n)
+{
+	return n && strspn(s, NAME_CHARS) >= n;
+}
+
+/* "fs=NAME" at the start of text: the name into fs, *rest after it; -1 if not. */
+static int fs_word(const char *text, char *fs, size_t size, const char **rest)
+{
+	size_t n;
+
+	if (strncmp(text, "fs=", 3))
+		return -1;
+	n = strcspn(text + 3, " \t");
+	if (!is_word(text + 3, n) || copy_n(fs, size, text + 3, n) < 0)
+		return -1;
+	*rest = skip_space(text + 3 + n);
+	return 0;
+}
+
+#define PICTURE_VALID	"waits.task.COMM[.reason.REASON] mode=MODE, e.g. waits.task.rl-dd.reason.dirty mode=2012-patched"
+
+/* "# Picture: waits.task.COMM[.reason.REASON] mode=MODE" */
+static int picture_line(struct parser *ps, const char *text)
+{
+	struct scn_picture *p = &ps->s->picture, got;
+	size_t n = strcspn(text, " \t");
+	const char *end = text + n, *comm = text + 11, *mode = skip_space(end), *dot;
+	const char *reason = end;
+
+	if (p->metric[0])
+		return line_fail(ps, "a second Picture line (valid: one a scenario; the first is line %u)",
+				 p->line);
+	memset(&got, 0, sizeof(got));
+	if (n <= 11 || strncmp(text, "waits.task.", 11))
+		goto bad;
+	dot = strstr(comm, ".reason.");
+	if (dot && dot < end)
+		reason = dot + 8;
+	else
+		dot = end;
+	if (!is_word(comm, (size_t)(dot - comm)) ||
+	    (dot != end && !is_word(reason, (size_t)(end - reason))) ||
+	    strncmp(mode, "mode=", 5) || !is_word(mode + 5, strlen(mode + 5)) ||
+	    copy_n(got.metric, sizeof(got.metric), text, n) < 0 ||
+	    copy_n(got.task, sizeof(got.task), comm, (size_t)(dot - comm)) < 0 ||
+	    copy_n(got.reason, sizeof(got.reason), reason, (size_t)(end - reason)) < 0 ||
+	    copy_str(got.mode, sizeof(got.mode), mode + 5) < 0)
+		goto bad;
+	got.line = ps->line;
+	*p = got;
+	return 0;
+bad:
+	return line_fail(ps, "bad Picture '%s' (valid: " PICTURE_VALID ")", text);
+}
+
+/* A whole number of microseconds, s[0..n), at most SCN_THREAD_WAIT_USEC_MAX. */
+static int parse_usec(const char *s, size_t n, long *out)
+{
+	char num[24];
+	uint64_t v;
+
+	if (!n || strspn(s, "0123456789") < n || copy_n(num, sizeof(num), s, n) < 0 ||
+	    !rl_parse_u64(num, &v) || v > (uint64_t)SCN_THREAD_WAIT_USEC_MAX)
+		return -1;
+	*out = (long)v;
+	return 0;
+}
+
+#define THREAD_WAITS_VALID	"fs=FS, then the usec_delayed values the thread quotes, whole numbers of microseconds between spaces, e.g. fs=ext4 10000 8000 2000"
+
+/* "# Thread-waits: fs=FS USEC...": every value a whole number of us */
+static int thread_waits_line(struct parser *ps, const char *text)
+{
+	struct scenario *s = ps->s;
+	struct scn_thread_waits *t;
+	const struct scn_thread_waits *seen;
+	char fs[SCN_NAME_MAX];
+	const char *p;
+
+	if (fs_word(text, fs, sizeof(fs), &p) < 0 || !*p)
+		return line_fail(ps, "bad Thread-waits '%s' (valid: " THREAD_WAITS_VALID ")", text);
+	seen = scn_thread_waits(s, fs);
+	if (seen)
+		return line_fail(ps, "Thread-waits of fs=%s given twice (valid: one line a filesystem; the first is line %u)",
+				 fs, seen->line);
+	if (s->nthread_waits == SCN_PICTURE_FS_MAX)
+		return line_fail(ps, "more than %d Thread-waits lines", SCN_PICTURE_FS_MAX);
+	t = &s->thread_waits[s->nthread_waits];
+	memset(t, 0, sizeof(*t));
+	copy_str(t->fs, sizeof(t->fs), fs);
+	while (*p) {
+		size_t n = strcspn(p, " \t");
+
+		if (t->n == SCN_THREAD_WAITS_MAX)
+			return line_fail(ps, "more than %d Thread-waits values for fs=%s",
+					 SCN_THREAD_WAITS_MAX, fs);
+		if (parse_usec(p, n, &t->usec[t->n]) < 0)
+			return line_fail(ps, "bad Thread-waits value '%.*s' for fs=%s (valid: a whole number of microseconds, 0 to %ld)",
+					 (int)n, p, fs, SCN_THREAD_WAIT_USEC_MAX);
+		t->n++;
+		p = skip_space(p + n);
+	}
+	t->line = ps->line;
+	s->nthread_waits++;
+	return 0;
+}
+
+/* "# Lacks: fs=FS TEXT": its text continues on the lines below */
+static int lacks_line(struct parser *ps, const char *text)
+{
+	struct scenario *s = ps->s;
+	struct scn_lacks *l;
+	char fs[SCN_NAME_MAX];
+	const char *p;
+	size_t i;
+
+	if (fs_word(text, fs, sizeof(fs), &p) < 0 || !*p)
+		return line_fail(ps, "bad Lacks '%s' (valid: fs=FS, then what the lab lacks for that filesystem's check, continued on indented lines)",
+				 text);
+	for (i = 0; i < s->nlacks; i++)
+		if (!strcmp(s->lacks[i].fs, fs))
+			return line_fail(ps, "Lacks of fs=%s given twice (valid: one a filesystem; the first is line %u)",
+					 fs, s->lacks[i].line);
+	if (s->nlacks == SCN_PICTURE_FS_MAX)
+		return line_fail(ps, "more than %d Lacks lines", SCN_PICTURE_FS_MAX);
+	l = &s->lacks[s->nlacks++];
+	memset(l, 0, sizeof(*l));
+	copy_str(l->fs, sizeof(l->fs), fs);
+	l->line = ps->line;
+	ps->open_text = l->text;
+	ps->open_name = "Lacks";
+	return append_text(l->text, p) < 0 ? line_fail(ps, "Lacks text too long") : 0;
+}
+
 /* A header line: "# Field: text", a continuation "#   text", or other. */
 static int header_line(struct parser *ps, const char *l)
 {
@@ -428,15 +587,22 @@ static int header_line(struct parser *ps, const char *l)
 		return 0;
 	}
 	if (rest[0] == ' ' && is_name_start(rest[1]) && rest[1] != '_') {
-		n = strspn(rest + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+		/* a field's name: letters, and '-' between words (Thread-waits) */
+		n = strspn(rest + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-");
 		if (rest[1 + n] == ':') {
 			const char *body = skip_space(rest + 2 + n);
 
 			snprintf(text, sizeof(text), "%s", body);
 			trim_end(text);
-			ps->field = -1;
+			ps->open_text = NULL;
 			if (n == 6 && !strncmp(rest + 1, "Preset", 6))
 				return preset_line(ps, text);
+			if (n == 7 && !strncmp(rest + 1, "Picture", 7))
+				return picture_line(ps, text);
+			if (n == 12 && !strncmp(rest + 1, "Thread-waits", 12))
+				return thread_waits_line(ps, text);
+			if (n == 5 && !strncmp(rest + 1, "Lacks", 5))
+				return lacks_line(ps, text);
 			if (n == 5 && !strncmp(rest + 1, "Check", 5)) {
 				struct scn_check *c;
 
@@ -450,23 +616,25 @@ static int header_line(struct parser *ps, const char *l)
 			}
 			for (i = 0; i < SCN_NFIELDS; i++)
 				if (strlen(field_names[i]) == n &&
-				    !strncmp(rest + 1, field_names[i], n))
-					ps->field = i;
-			if (ps->field >= 0 && append_text(s->field[ps->field], text) < 0)
-				return line_fail(ps, "%s text too long", field_names[ps->field]);
+				    !strncmp(rest + 1, field_names[i], n)) {
+					ps->open_text = s->field[i];
+					ps->open_name = field_names[i];
+				}
+			if (ps->open_text && append_text(ps->open_text, text) < 0)
+				return line_fail(ps, "%s text too long", ps->open_name);
 			return 0;
 		}
 	}
 	/* "#   more text" continues the open field; anything else ends it */
-	if (ps->field >= 0 && rest[0] == ' ' && (rest[1] == ' ' || rest[1] == '\t') &&
+	if (ps->open_text && rest[0] == ' ' && (rest[1] == ' ' || rest[1] == '\t') &&
 	    *skip_space(rest)) {
 		snprintf(text, sizeof(text), "%s", skip_space(rest));
 		trim_end(text);
-		if (append_text(s->field[ps->field], text) < 0)
-			return line_fail(ps, "%s text too long", field_names[ps->field]);
+		if (append_text(ps->open_text, text) < 0)
+			return line_fail(ps, "%s text too long", ps->open_name);
 		return 0;
 	}
-	ps->field = -1;
+	ps->open_text = NULL;
 	return 0;
 }
 
@@ -582,7 +750,7 @@ static int check_presets(const struct scenario *s, char *err, size_t errlen)
 int scn_parse(const char *name, const char *text, struct scenario *s,
 	      char *err, size_t errlen)
 {
-	struct parser ps = { s, 0, 1, -1, err, errlen };
+	struct parser ps = { s, 0, 1, NULL, NULL, err, errlen };
 	char line[1024];
 	const char *p = text;
 	uint64_t v;

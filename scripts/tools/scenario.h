@@ -8,7 +8,14 @@
  *   the header   "# NAME: title", then "# Field: text" blocks (Measures,
  *                Headline, Thread, Compare; continuation lines indented),
  *                "# Check: ..." lines and "# Preset: NAME KEY=VALUE ..."
- *                lines, up to the first line of code;
+ *                lines, up to the first line of code; and what the report's
+ *                first section (the thread's picture) shows:
+ *                  # Picture:   waits.task.COMM[.reason.REASON] mode=MODE
+ *                  # Thread-waits: fs=FS USEC...
+ *                  # Lacks:     fs=FS TEXT (continued like a field)
+ *                the wait distribution and mode the picture shows, the
+ *                thread's own usec_delayed values of a filesystem, and
+ *                what the lab lacks for that filesystem's check;
  *   settings     SCN_MEM, SCN_PROFILE, SCN_SWAP, SCN_TIMEOUT, SCN_DISK_USE
  *                and SCN_MEM_USE (what the host needs before a guest starts);
  *   parameters   NAME=VALUE lines with a type after a '#':
@@ -37,6 +44,12 @@
 #define SCN_CHECKS_MAX	32
 #define SCN_PRESETS_MAX	8
 #define SCN_TEXT_MAX	2048
+/* filesystems a picture quotes the thread's waits or the lab's lacks of */
+#define SCN_PICTURE_FS_MAX	8
+/* the longest trace the 2012 thread quotes has 17 waits (vfat's) */
+#define SCN_THREAD_WAITS_MAX	64
+/* a quoted usec_delayed past 1000 s is a typo, not a wait */
+#define SCN_THREAD_WAIT_USEC_MAX	1000000000L
 
 enum scn_type {
 	SCN_T_SIZE,	/* bytes: 123, 4k, 16M, 6G (powers of 1024) */
@@ -66,6 +79,34 @@ struct scn_preset {
 	unsigned int line;
 };
 
+/*
+ * "# Picture: waits.task.COMM[.reason.REASON] mode=MODE": the report's
+ * first section shows that wait distribution (metric, the waits.* prefix
+ * of its summary rows: task COMM, and reason REASON or any) in MODE.
+ */
+struct scn_picture {
+	char metric[SCN_VALUE_MAX];	/* "" when the file has no Picture */
+	char task[SCN_NAME_MAX];
+	char reason[SCN_NAME_MAX];	/* "" for every reason of the task */
+	char mode[SCN_NAME_MAX];
+	unsigned int line;
+};
+
+/* "# Thread-waits: fs=FS USEC...": the waits the thread quotes for FS */
+struct scn_thread_waits {
+	char fs[SCN_NAME_MAX];
+	long usec[SCN_THREAD_WAITS_MAX];
+	size_t n;
+	unsigned int line;
+};
+
+/* "# Lacks: fs=FS TEXT": what the lab lacks to reproduce FS's check */
+struct scn_lacks {
+	char fs[SCN_NAME_MAX];
+	char text[SCN_TEXT_MAX];
+	unsigned int line;
+};
+
 /* The header fields, in the order a report shows them. */
 enum scn_field { SCN_MEASURES, SCN_HEADLINE, SCN_THREAD, SCN_COMPARE, SCN_NFIELDS };
 
@@ -83,6 +124,11 @@ struct scenario {
 	struct scn_preset presets[SCN_PRESETS_MAX];
 	size_t npresets;
 	char preset[SCN_NAME_MAX];	/* the one applied, "" for none */
+	struct scn_picture picture;
+	struct scn_thread_waits thread_waits[SCN_PICTURE_FS_MAX];
+	size_t nthread_waits;
+	struct scn_lacks lacks[SCN_PICTURE_FS_MAX];
+	size_t nlacks;
 };
 
 /* "Measures" ... for SCN_MEASURES ... */
@@ -99,6 +145,10 @@ int scn_parse(const char *name, const char *text, struct scenario *s,
 	      char *err, size_t errlen);
 
 struct scn_param *scn_param(struct scenario *s, const char *name);
+
+/* The thread's waits of fs, or what the lab lacks for it; NULL if none. */
+const struct scn_thread_waits *scn_thread_waits(const struct scenario *s, const char *fs);
+const char *scn_lacks(const struct scenario *s, const char *fs);
 
 /* "KEY=VALUE" from the command line: checked, then the parameter's value. */
 int scn_set(struct scenario *s, const char *kv, char *err, size_t errlen);

@@ -27,8 +27,10 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
 		printf("usage: " PROG " RUNDIR\n"
 		       "Writes RUNDIR/derived/summary.tsv (RUN metric value rows: what the run\n"
-		       "measured) and the trace's waits-hist.tsv, waits-cdf.tsv and\n"
-		       "waits-series.tsv beside it, from what the guest wrote, RUNDIR/guest/;\n"
+		       "measured) and the trace's waits-hist.tsv, waits-cdf.tsv,\n"
+		       "waits-series.tsv, completions-series.tsv and waits-by-task.tsv (waits\n"
+		       "of each task and reason by duration) beside it, from what the guest\n"
+		       "wrote, RUNDIR/guest/;\n"
 		       "what the run is stays in RUNDIR/run.conf, how it ended in RUNDIR/status\n"
 		       "(rl-report and rl-aggregate join the three).  A guest file that is\n"
 		       "not a regular file or is larger than its limit is not read: the summary\n"

@@ -204,10 +204,10 @@ static int trace_rows(struct rows *r, const char *derived, char *err,
 	}
 	/* the trace's files beside the summary: made anew, never written through */
 	path = xmalloc(dn);
-	for (k = 0; k < 4 && !rc; k++) {
+	for (k = 0; k < 5 && !rc; k++) {
 		static const char *const names[] = {
 			"waits-hist.tsv", "waits-cdf.tsv", "waits-series.tsv",
-			"completions-series.tsv",
+			"completions-series.tsv", "waits-by-task.tsv",
 		};
 
 		snprintf(path, dn, "%s/%s", derived, names[k]);
@@ -228,8 +228,10 @@ static int trace_rows(struct rows *r, const char *derived, char *err,
 			tracestat_print_cdf(f, &ts);
 		else if (k == 2)
 			tracestat_print_series(f, &ts);
-		else
+		else if (k == 3)
 			completion_print_series(f, &ts.completions);
+		else
+			tracestat_print_task_waits(f, &ts);
 		if (ferror(f) | fclose(f))
 			rc = fail(err, errlen, "cannot write %s", path);
 	}

@@ -27,7 +27,9 @@
  *   input.cut          text: NAME, a guest file whose values were bounded
  *                      (a workload or trace longer than the series' max)
  * and, beside them in derived/, the trace's histogram, CDF and waits per
- * 0.1 s (waits-hist.tsv, waits-cdf.tsv, waits-series.tsv).
+ * 0.1 s (waits-hist.tsv, waits-cdf.tsv, waits-series.tsv), folios ended
+ * per 10 ms (completions-series.tsv) and the waits of each task and reason
+ * by duration (waits-by-task.tsv: task, reason, usec_delayed, waits).
  */
 #ifndef RECLAIMLAB_SUMMARIZE_H
 #define RECLAIMLAB_SUMMARIZE_H

@@ -1019,6 +1019,36 @@ static void print_comms(FILE *f, const struct tracestat *ts)
 	free(v);
 }
 
+void tracestat_print_task_waits(FILE *f, const struct tracestat *ts)
+{
+	const struct tracestat **v;
+	size_t i, j, k, n;
+
+	fprintf(f, "task\treason\tusec_delayed\twaits\n");
+	if (!ts->ncomms)
+		return;
+	v = malloc(ts->ncomms * sizeof(*v));
+	if (!v)
+		return;
+	for (i = 0; i < ts->ncomms; i++)
+		v[i] = &ts->comms[i];
+	qsort(v, ts->ncomms, sizeof(*v), cmp_comm);
+	for (i = 0; i < ts->ncomms; i++) {
+		for (j = 0; j < v[i]->nby_reason; j++) {
+			const struct tracestat *r = &v[i]->by_reason[j];
+
+			/* the samples are sorted: a run of equal values is one row */
+			for (k = 0; k < r->nsamples; k += n) {
+				for (n = 1; k + n < r->nsamples && r->samples[k + n] == r->samples[k]; n++)
+					;
+				fprintf(f, "%s\t%s\t%ld\t%zu\n", v[i]->want_task, r->want_reason,
+					r->samples[k], n);
+			}
+		}
+	}
+	free(v);
+}
+
 void tracestat_print_tsv(FILE *f, const struct tracestat *ts)
 {
 	print_stats(f, 1, ts);

@@ -227,6 +227,13 @@ void tracestat_print_text(FILE *f, const struct tracestat *ts,
 void tracestat_print_tsv(FILE *f, const struct tracestat *ts);
 void tracestat_print_hist(FILE *f, const struct tracestat *ts);
 void tracestat_print_cdf(FILE *f, const struct tracestat *ts);
+/*
+ * "task<TAB>reason<TAB>usec_delayed<TAB>waits": how many waits of each task
+ * name (tracestat_by_comm(); only the header without it) and reason lasted
+ * each usec_delayed, by task, reason, then duration.  Counts, not a CDF's
+ * rounded fractions: a report pools the runs of a filesystem by adding them.
+ */
+void tracestat_print_task_waits(FILE *f, const struct tracestat *ts);
 /* "start_s<TAB>events<TAB>usec" per bin, seconds from the series start. */
 void tracestat_print_series(FILE *f, const struct tracestat *ts);
 

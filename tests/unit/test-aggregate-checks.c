@@ -132,7 +132,7 @@ TEST(test_project_scenarios_parse)
 		"fs-completion", "memcg-dd", "usb-responsiveness",
 		"kupdate-after-exit", "reclaim-plug", "usemem-swap", "fio-write",
 	};
-	static const size_t want[] = { 9, 3, 2, 1, 1, 3, 1 };
+	static const size_t want[] = { 9, 2, 2, 1, 1, 3, 1 };
 	struct agg_check *c;
 	char path[256], err[256] = "";
 	size_t i, n;
@@ -568,6 +568,43 @@ TEST(test_min_waits_and_oom_killed_runs)
 	CHECK(x && x->kind == AGG_INCONCLUSIVE && x->left.n == 3 && x->is_count &&
 	      x->hits == 3);
 	free(v);
+	/* the same rules for one run, as the report's picture counts runs */
+	{
+		static const struct {
+			const char *run, *stat;
+			enum agg_counted want;
+			double waits;
+		} runs[] = {
+			{ "fs-completion.xfs.patched.r1", "full_timeout_share", AGG_COUNTED, 12 },
+			{ "fs-completion.vfat.patched.r1", "full_timeout_share", AGG_LEFT_OOM, -1 },
+			{ "fs-completion.vfat.patched.r1", "events", AGG_LEFT_OOM, -1 },
+			{ "fs-completion.ext4.patched.r1", "full_timeout_share", AGG_LEFT_FEW, 0 },
+			{ "fs-completion.btrfs.patched.r3", "full_timeout_share", AGG_LEFT_FEW, 8 },
+			{ "fs-completion.btrfs.patched.r3", "p50_usec", AGG_COUNTED, 12 },
+			/* a count is no statistic: no minimum */
+			{ "fs-completion.btrfs.patched.r1", "events", AGG_COUNTED, -1 },
+		};
+		const struct agg_run **inc;
+		char metric[128];
+		size_t i, k, ninc = agg_included(&s, &inc);
+
+		for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+			double waits = -1;
+
+			for (k = 0; k < ninc && strcmp(inc[k]->name, runs[i].run); k++)
+				;
+			CHECK(k < ninc);
+			if (k == ninc)
+				continue;
+			snprintf(metric, sizeof(metric), DIRTY "%s", runs[i].stat);
+			if (agg_run_counted(&s, inc[k], metric, &waits) != runs[i].want ||
+			    (runs[i].waits >= 0 && waits != runs[i].waits)) {
+				fprintf(stderr, "  %s %s: got %g waits\n", runs[i].run, metric, waits);
+				CHECK(0);
+			}
+		}
+		free(inc);
+	}
 	agg_free(&s);
 }
 
@@ -737,4 +774,94 @@ TEST(test_no_variation_verdict)
 	CHECK(x && x->kind == AGG_INCONCLUSIVE && x->has_interval);
 	free(v);
 	agg_free(&s);
+}
+
+/*
+ * One check, one verdict (agg_one_verdict, rl-aggregate check --one,
+ * compare.sh --check): err says which verdicts a check gives and what to
+ * name, or which value it names that no run has; EXPECT_ONE's text is a
+ * piece err must hold ("" when it must pass).
+ */
+static void expect_one(const struct agg_set *s, const char *scenario,
+		       const char *text, const char *want1, const char *want2)
+{
+	struct agg_verdict *v;
+	struct agg_check c;
+	char err[2048] = "";
+	size_t n = eval(s, scenario, text, &c, &v);
+	int rc = agg_one_verdict(s, scenario, &c, v, n, err, sizeof(err));
+
+	if (!*want1) {
+		CHECK_EQ_INT(rc, 0);
+		CHECK_EQ_INT(n, 1);
+	} else {
+		CHECK_EQ_INT(rc, -1);
+		CHECK(strstr(err, want1) != NULL);
+		CHECK(strstr(err, want2) != NULL);
+	}
+	if ((!*want1) != (rc == 0) || (*want1 && (!strstr(err, want1) || !strstr(err, want2))))
+		fprintf(stderr, "  '%s': %s\n", text, err);
+	free(v);
+}
+
+TEST(test_one_verdict)
+{
+	static const char *const modes[] = { "vanilla@a", "vanilla@b", "patched@b" };
+	struct agg_set s, k;
+	char line[256];
+	size_t i, r;
+
+	CHECK_EQ_INT(load(&s, "memcg-dd.tsv"), 0);
+	/* fs and mode named: the one cell */
+	expect_one(&s, "memcg-dd", "workload.oom_kills fs=ext4 mode=vanilla > 0", "", "");
+	/* nothing named over 2 fs x 2 modes: the four, and what to add */
+	expect_one(&s, "memcg-dd", "workload.oom_kills > 0",
+		   "gives 4 verdicts over the runs of scenario memcg-dd (fs=ext4 mode=patched; fs=ext4 mode=vanilla; fs=xfs mode=patched; fs=xfs mode=vanilla), not one: one for each fs (ext4 xfs) and mode (patched vanilla)",
+		   "name fs=X and mode=Y in the check (e.g. 'workload.oom_kills fs=ext4 mode=patched > 0')");
+	/* one dimension left free */
+	expect_one(&s, "memcg-dd", "workload.oom_kills mode=vanilla >= 1",
+		   "one for each fs (ext4 xfs); name fs=X in the check",
+		   "(e.g. 'workload.oom_kills fs=ext4 mode=vanilla >= 1')");
+	/* a metric on the right: name it on both sides */
+	expect_one(&s, "memcg-dd", "workload.oom_kills mode=vanilla > mode=patched",
+		   "one for each fs (ext4 xfs)", "name fs=X in the check, on both sides");
+	expect_one(&s, "memcg-dd", "workload.oom_kills fs=xfs mode=vanilla > fs=ext4 mode=patched", "", "");
+	/* a value no run has, on either side: named with the valid ones */
+	expect_one(&s, "memcg-dd", "workload.oom_kills fs=btrfs mode=vanilla > 0",
+		   "names fs=btrfs, which no run of scenario memcg-dd has",
+		   "(valid: fs=X with X one of: ext4 xfs)");
+	expect_one(&s, "memcg-dd", "workload.oom_kills fs=ext4 mode=vanilla > mode=2012-vanilla",
+		   "names mode=2012-vanilla, which no run", "X one of: patched vanilla)");
+	/* no run of the scenario: its one "no runs" verdict (not measured) */
+	expect_one(&s, "fs-completion", "workload.oom_kills > 0", "", "");
+	agg_free(&s);
+
+	/* a matrix of kernels a and b: a named mode is judged on each */
+	agg_init(&k);
+	for (i = 0; i < 3; i++)
+		for (r = 1; r <= 3; r++) {
+			snprintf(line, sizeof(line), "m.ext4.%s.r%zu\tmemcg-dd\text4\thdd\t%s\t%zu\tworkload.oom_kills\t0",
+				 modes[i], r, modes[i], r);
+			CHECK_EQ_INT(agg_feed_line(&k, line), AGG_ROW);
+		}
+	CHECK_EQ_INT(agg_finish(&k), 0);
+	expect_one(&k, "memcg-dd", "workload.oom_kills mode=vanilla == 0",
+		   "(fs=ext4 kernel=a; fs=ext4 kernel=b), not one: one for each kernel (a b)",
+		   "a check cannot name a kernel: judge the runs of one kernel");
+	expect_one(&k, "memcg-dd", "workload.oom_kills == 0",
+		   "one for each mode (vanilla patched) and kernel (a b); name mode=Y",
+		   "judge the runs of one kernel");
+	/* a mode is named without its kernel */
+	expect_one(&k, "memcg-dd", "workload.oom_kills mode=vanilla@a == 0",
+		   "names mode=vanilla@a, which no run", "X one of: vanilla patched)");
+	agg_free(&k);
+
+	/* planned runs (compare.sh before any guest starts): not ok, counted */
+	agg_init(&k);
+	CHECK_EQ_INT(agg_feed_line(&k, "p.ext4.vanilla@x.r1\tfs-completion\text4\t-\tvanilla@x\t1\trun.status\tplanned"), AGG_TEXT);
+	CHECK_EQ_INT(agg_finish(&k), 0);
+	expect_one(&k, "fs-completion", "counter.nr_reclaim_wait_writeback mode=vanilla > 0", "", "");
+	expect_one(&k, "fs-completion", "counter.nr_reclaim_wait_writeback mode=patched > 0",
+		   "names mode=patched", "X one of: vanilla)");
+	agg_free(&k);
 }

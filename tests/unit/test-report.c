@@ -38,6 +38,18 @@ TEST(test_err_line)
 	CHECK_STR(c, "could not summarize; see the log");
 }
 
+/* The thread's thresholds, on the full-timeout share, their ends included. */
+TEST(test_picture_classes)
+{
+	CHECK_STR(picture_class(0), "fluent");
+	CHECK_STR(picture_class(PICTURE_FLUENT_MAX), "fluent");
+	CHECK_STR(picture_class(0.1001), "between");
+	CHECK_STR(picture_class(7.0 / 17), "between");	/* the thread's vfat */
+	CHECK_STR(picture_class(PICTURE_BATCHED_MIN), "batched");
+	CHECK_STR(picture_class(10.0 / 12), "batched");	/* the thread's xfs */
+	CHECK_STR(picture_class(1), "batched");
+}
+
 TEST(test_safe_names)
 {
 	CHECK(is_gnuplot_safe_name("v1-writer1"));

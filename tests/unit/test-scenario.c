@@ -154,6 +154,115 @@ TEST(test_bad_files)
 	BAD("# x\nBS='1k' # size\n", "has a character a scenario value may not have");
 }
 
+static const char with_picture[] =
+	"# demo: a picture\n"
+	"# Picture:   waits.task.rl-dd.reason.dirty mode=2012-patched\n"
+	"# Thread-waits: fs=ext4 10000 8000 0\n"
+	"# Thread-waits: fs=xfs 100000\n"
+	"# Lacks:     fs=xfs the writer holding the inode lock\n"
+	"#            while a completion runs\n"
+	"# Compare:   after the lacks\n"
+	"# Lacks:     fs=vfat a stick's garbage collection\n"
+	"#\n"
+	"#            not a continuation: the blank line ended it\n"
+	"N=1 # count\n";
+
+TEST(test_picture_thread_waits_lacks)
+{
+	static struct scenario s;
+	const struct scn_thread_waits *t;
+	char err[512];
+
+	CHECK_EQ_INT(parse(with_picture, &s, err, sizeof(err)), 0);
+	CHECK_STR(s.picture.metric, "waits.task.rl-dd.reason.dirty");
+	CHECK_STR(s.picture.task, "rl-dd");
+	CHECK_STR(s.picture.reason, "dirty");
+	CHECK_STR(s.picture.mode, "2012-patched");
+	CHECK_EQ_INT(s.picture.line, 2);
+	CHECK_EQ_INT(s.nthread_waits, 2);
+	t = scn_thread_waits(&s, "ext4");
+	CHECK(t != NULL);
+	if (t) {
+		CHECK_EQ_INT(t->n, 3);
+		CHECK_EQ_INT(t->usec[0], 10000);
+		CHECK_EQ_INT(t->usec[2], 0);
+	}
+	CHECK(scn_thread_waits(&s, "btrfs") == NULL);
+	CHECK_STR(scn_lacks(&s, "xfs"), "the writer holding the inode lock while a completion runs");
+	CHECK_STR(scn_lacks(&s, "vfat"), "a stick's garbage collection");
+	CHECK(scn_lacks(&s, "ext4") == NULL);
+	/* a field after a Lacks is its own, not the Lacks' continuation */
+	CHECK_STR(s.field[SCN_COMPARE], "after the lacks");
+
+	/* a task's waits of every reason */
+	CHECK_EQ_INT(parse("# x\n# Picture: waits.task.rl-dd mode=patched\nN=1 # count\n",
+			   &s, err, sizeof(err)), 0);
+	CHECK_STR(s.picture.task, "rl-dd");
+	CHECK_STR(s.picture.reason, "");
+	/* none: no picture section */
+	CHECK_EQ_INT(parse(good, &s, err, sizeof(err)), 0);
+	CHECK_STR(s.picture.metric, "");
+	CHECK_EQ_INT(s.nthread_waits, 0);
+	CHECK_EQ_INT(s.nlacks, 0);
+}
+
+TEST(test_bad_picture_lines)
+{
+	BAD("# x\n# Picture: waits.events mode=patched\n",
+	    "demo.scn line 2: bad Picture 'waits.events mode=patched' (valid: waits.task.COMM[.reason.REASON] mode=MODE");
+	BAD("# x\n# Picture: waits.task.rl-dd\n", "bad Picture 'waits.task.rl-dd' (valid:");
+	BAD("# x\n# Picture: waits.task.rl-dd mode=\n", "bad Picture 'waits.task.rl-dd mode='");
+	BAD("# x\n# Picture: waits.task.rl-dd fs=ext4\n", "bad Picture 'waits.task.rl-dd fs=ext4'");
+	BAD("# x\n# Picture: waits.task.rl-dd mode=a b\n", "bad Picture 'waits.task.rl-dd mode=a b'");
+	BAD("# x\n# Picture: waits.task.rl-dd.reason. mode=a\n", "bad Picture 'waits.task.rl-dd.reason. mode=a'");
+	BAD("# x\n# Picture: waits.task..reason.dirty mode=a\n", "bad Picture");
+	BAD("# x\n# Picture: waits.task.a'b mode=a\n", "bad Picture 'waits.task.a'b mode=a'");
+	BAD("# x\n# Picture: waits.task.a mode=p\n# Picture: waits.task.b mode=p\n",
+	    "line 3: a second Picture line (valid: one a scenario; the first is line 2)");
+	BAD("# x\n# Thread-waits: ext4 100\n",
+	    "line 2: bad Thread-waits 'ext4 100' (valid: fs=FS, then the usec_delayed values");
+	BAD("# x\n# Thread-waits: fs=ext4\n", "bad Thread-waits 'fs=ext4' (valid: fs=FS");
+	BAD("# x\n# Thread-waits: fs= 100\n", "bad Thread-waits 'fs= 100'");
+	BAD("# x\n# Thread-waits: fs=ext4 100 7ms\n",
+	    "bad Thread-waits value '7ms' for fs=ext4 (valid: a whole number of microseconds, 0 to 1000000000)");
+	BAD("# x\n# Thread-waits: fs=ext4 -1\n", "bad Thread-waits value '-1' for fs=ext4");
+	BAD("# x\n# Thread-waits: fs=ext4 1000000001\n", "bad Thread-waits value '1000000001'");
+	BAD("# x\n# Thread-waits: fs=ext4 99999999999999999999999\n", "bad Thread-waits value '99999999999999999999999'");
+	BAD("# x\n# Thread-waits: fs=ext4 1\n# Thread-waits: fs=ext4 2\n",
+	    "line 3: Thread-waits of fs=ext4 given twice (valid: one line a filesystem; the first is line 2)");
+	BAD("# x\n# Lacks: the lock\n",
+	    "line 2: bad Lacks 'the lock' (valid: fs=FS, then what the lab lacks for that filesystem's check");
+	BAD("# x\n# Lacks: fs=xfs\n", "bad Lacks 'fs=xfs' (valid:");
+	BAD("# x\n# Lacks: fs=xfs a\n# Lacks: fs=xfs b\n",
+	    "line 3: Lacks of fs=xfs given twice (valid: one a filesystem; the first is line 2)");
+}
+
+TEST(test_thread_waits_limits)
+{
+	static char text[4096];
+	static struct scenario s;
+	char err[512];
+	size_t i, n;
+
+	/* SCN_THREAD_WAITS_MAX values fit; one more does not */
+	n = (size_t)snprintf(text, sizeof(text), "# x\n# Thread-waits: fs=ext4");
+	for (i = 0; i < SCN_THREAD_WAITS_MAX; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, " %zu", i);
+	snprintf(text + n, sizeof(text) - n, "\nN=1 # count\n");
+	CHECK_EQ_INT(parse(text, &s, err, sizeof(err)), 0);
+	CHECK_EQ_INT(s.thread_waits[0].n, SCN_THREAD_WAITS_MAX);
+	CHECK_EQ_INT(s.thread_waits[0].usec[SCN_THREAD_WAITS_MAX - 1], SCN_THREAD_WAITS_MAX - 1);
+	snprintf(text + n, sizeof(text) - n, " 1\nN=1 # count\n");
+	CHECK_EQ_INT(parse(text, &s, err, sizeof(err)), -1);
+	CHECK(strstr(err, "more than 64 Thread-waits values for fs=ext4") != NULL);
+	/* SCN_PICTURE_FS_MAX filesystems */
+	n = (size_t)snprintf(text, sizeof(text), "# x\n");
+	for (i = 0; i <= SCN_PICTURE_FS_MAX; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "# Lacks: fs=f%zu t\n", i);
+	CHECK_EQ_INT(parse(text, &s, err, sizeof(err)), -1);
+	CHECK(strstr(err, "line 10: more than 8 Lacks lines") != NULL);
+}
+
 static const char with_presets[] =
 	"# demo: presets\n"
 	"# Preset:    thread WRITE_SIZE=1G BS=1k SCN_MEM=4G SCN_TIMEOUT=3600\n"
@@ -221,6 +330,15 @@ TEST(test_project_scenarios_load)
 		CHECK(s.nparams > 0);
 		CHECK(s.mem[0] != '\0');
 	}
+	/* fs-completion's picture: the thread's waits of ext4, xfs and vfat */
+	snprintf(path, sizeof(path), "%s/../../rootfs/scenarios/fs-completion.scn", dir ? dir : ".");
+	CHECK_EQ_INT(scn_load(path, &s, err, sizeof(err)), 0);
+	CHECK_STR(s.picture.metric, "waits.task.rl-dd.reason.dirty");
+	CHECK(scn_thread_waits(&s, "ext4") && scn_thread_waits(&s, "ext4")->n == 10);
+	CHECK(scn_thread_waits(&s, "xfs") && scn_thread_waits(&s, "xfs")->n == 12);
+	CHECK(scn_thread_waits(&s, "vfat") && scn_thread_waits(&s, "vfat")->n == 17);
+	CHECK(scn_thread_waits(&s, "btrfs") == NULL);
+	CHECK(scn_lacks(&s, "xfs") && strstr(scn_lacks(&s, "xfs"), "(issue 42)"));
 	CHECK_EQ_INT(scn_load("/nonexistent.scn", &s, err, sizeof(err)), -1);
 	CHECK(strstr(err, "cannot open scenario '/nonexistent.scn'") != NULL);
 }

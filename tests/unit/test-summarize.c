@@ -443,6 +443,11 @@ TEST(test_derived_symlink_not_written_through)
 	t = read_whole_file(path, NULL);
 	CHECK(t && !strncmp(t, "bucket_lo_ms\t", 13));
 	free(t);
+	/* the writer's one wait, by task and reason */
+	snprintf(path, sizeof(path), "%s/waits-by-task.tsv", derived);
+	t = read_whole_file(path, NULL);
+	CHECK_STR(t, "task\treason\tusec_delayed\twaits\nrl-dd\twriteback\t1000\t1\n");
+	free(t);
 	free(rows);
 	/* cli_create() itself: a link to a missing file is not followed either */
 	snprintf(path, sizeof(path), "%s/summary.tsv.tmp", derived);

@@ -920,6 +920,49 @@ TEST(test_by_comm_by_reason)
 	tracestat_free(&ts);
 }
 
+/*
+ * The waits of each task and reason by duration: equal durations on one
+ * row with their count, tasks then reasons by name, durations ascending;
+ * a header alone without per-task statistics.
+ */
+TEST(test_task_waits_by_duration)
+{
+	static struct tracestat ts;
+	static const char *const lines[] = {
+		"rl-dd-72  [000] .....  1.000000: mm_vmscan_reclaim_wait: usec_timeout=100000 usec_delayed=100000 memcg=3 node=0 zone=1 reason=dirty class=write",
+		"rl-dd-72  [000] .....  1.500000: mm_vmscan_reclaim_wait: usec_timeout=100000 usec_delayed=7000 memcg=3 node=0 zone=1 reason=dirty class=write",
+		"rl-dd-73  [000] .....  2.000000: mm_vmscan_reclaim_wait: usec_timeout=100000 usec_delayed=100000 memcg=3 node=0 zone=1 reason=dirty class=write",
+		"rl-dd-72  [000] .....  2.500000: mm_vmscan_reclaim_wait: usec_timeout=100000 usec_delayed=2000 memcg=3 node=0 zone=1 reason=writeback class=write",
+		"kswapd0-37  [000] .....  3.000000: mm_vmscan_reclaim_wait: usec_timeout=100000 usec_delayed=50000 memcg=0 node=0 zone=1 reason=congested class=kswapd",
+	};
+	static const char want[] =
+		"task\treason\tusec_delayed\twaits\n"
+		"kswapd0\tcongested\t50000\t1\n"
+		"rl-dd\tdirty\t7000\t1\n"
+		"rl-dd\tdirty\t100000\t2\n"
+		"rl-dd\twriteback\t2000\t1\n";
+	char *out;
+	size_t i;
+
+	tracestat_init(&ts);
+	tracestat_by_comm(&ts);
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		CHECK_EQ_INT(tracestat_feed_line(&ts, lines[i]), TRACESTAT_WAIT);
+	tracestat_finish(&ts);
+	out = capture(tracestat_print_task_waits, &ts);
+	CHECK_STR(out, want);
+	free(out);
+	tracestat_free(&ts);
+	/* without tracestat_by_comm(): no task is kept apart */
+	tracestat_init(&ts);
+	CHECK_EQ_INT(tracestat_feed_line(&ts, lines[0]), TRACESTAT_WAIT);
+	tracestat_finish(&ts);
+	out = capture(tracestat_print_task_waits, &ts);
+	CHECK_STR(out, "task\treason\tusec_delayed\twaits\n");
+	free(out);
+	tracestat_free(&ts);
+}
+
 /* --series: waits per bin over the window, empty bins and late waits too. */
 TEST(test_series_bins)
 {
