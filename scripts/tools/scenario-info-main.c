@@ -21,7 +21,8 @@ static const char usage_text[] =
 	"       " PROG " --params FILE.scn\n"
 	"       " PROG " --checks FILE.scn\n"
 	"Reads a scenario file as data (it is never run) and prints:\n"
-	"  (default)  key=value lines: scenario, title, mem, profile, swap, timeout,\n"
+	"  (default)  key=value lines: scenario, title, mem, profile, fs_profile\n"
+	"             (FS:PROFILE,...), swap, timeout,\n"
 	"             disk_use and mem_use (bytes, empty if not declared) with\n"
 	"             disk_use_desc and mem_use_desc, params (every parameter,\n"
 	"             KEY=VALUE separated by spaces, --set values applied) and\n"
@@ -84,8 +85,8 @@ static void print_data(const struct scenario *s)
 	size_t i;
 	int first = 1;
 
-	printf("scenario=%s\ntitle=%s\nmem=%s\nprofile=%s\nswap=%s\ntimeout=%s\n",
-	       s->name, s->title, s->mem, s->profile, s->swap, s->timeout);
+	printf("scenario=%s\ntitle=%s\nmem=%s\nprofile=%s\nfs_profile=%s\nswap=%s\ntimeout=%s\n",
+	       s->name, s->title, s->mem, s->profile, s->fs_profile, s->swap, s->timeout);
 	print_use(s, "disk_use", s->disk_use);
 	print_use(s, "mem_use", s->mem_use);
 	printf("params=");

@@ -25,10 +25,10 @@ static const char *const field_names[SCN_NFIELDS] = {
 };
 
 static const char *const setting_names[] = {
-	"MEM", "PROFILE", "SWAP", "TIMEOUT", "DISK_USE", "MEM_USE",
+	"MEM", "PROFILE", "SWAP", "TIMEOUT", "DISK_USE", "MEM_USE", "FS_PROFILE",
 };
 
-#define SETTINGS_VALID	"SCN_MEM SCN_PROFILE SCN_SWAP SCN_TIMEOUT SCN_DISK_USE SCN_MEM_USE"
+#define SETTINGS_VALID	"SCN_MEM SCN_PROFILE SCN_SWAP SCN_TIMEOUT SCN_DISK_USE SCN_MEM_USE SCN_FS_PROFILE"
 #define TYPES_VALID	"'# size [MIN..MAX]', '# count [MIN..MAX]' or '# one of WORD...'"
 
 const char *scn_field_name(enum scn_field f)
@@ -638,7 +638,32 @@ static int header_line(struct parser *ps, const char *l)
 	return 0;
 }
 
-/* The value of setting_names[i], checked: SCN_MEM a size, SCN_TIMEOUT seconds. */
+/* "FS:PROFILE[,FS:PROFILE...]", each name letters, digits, '-' or '_' */
+static int fs_profile_list(const char *v)
+{
+	int names = 0;
+	size_t n;
+
+	for (;;) {
+		n = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_");
+		if (!n)
+			return 0;
+		v += n;
+		if (++names % 2) {
+			if (*v++ != ':')
+				return 0;
+		} else if (*v == ',') {
+			v++;
+		} else {
+			return *v == '\0';
+		}
+	}
+}
+
+/*
+ * The value of setting_names[i], checked: SCN_MEM a size, SCN_TIMEOUT
+ * seconds, SCN_FS_PROFILE a list of FS:PROFILE.
+ */
 static int check_setting(size_t i, const char *value, char *err, size_t errlen)
 {
 	uint64_t v;
@@ -647,13 +672,18 @@ static int check_setting(size_t i, const char *value, char *err, size_t errlen)
 		return fail(err, errlen, "bad SCN_MEM '%s' (valid: a size; %s)", value, RL_SIZE_FORMS);
 	if (i == 3 && (parse_typed(SCN_T_COUNT, value, &v) < 0 || !v))
 		return fail(err, errlen, "bad SCN_TIMEOUT '%s' (valid: seconds, 1 or more)", value);
+	if (i == 6 && !fs_profile_list(value))
+		return fail(err, errlen,
+			    "bad SCN_FS_PROFILE '%s' (valid: FS:PROFILE entries separated by ',', e.g. vfat:usb-stick,xfs:hdd)",
+			    value);
 	return 0;
 }
 
 static int setting_line(struct parser *ps, const char *name, const char *value)
 {
 	struct scenario *s = ps->s;
-	char *slot[] = { s->mem, s->profile, s->swap, s->timeout, s->disk_use, s->mem_use };
+	char *slot[] = { s->mem, s->profile, s->swap, s->timeout, s->disk_use, s->mem_use,
+			 s->fs_profile };
 	char msg[256];
 	size_t i;
 

@@ -119,6 +119,8 @@ struct scenario {
 	/* settings, "" when the file has none */
 	char mem[SCN_VALUE_MAX], profile[SCN_VALUE_MAX], swap[SCN_VALUE_MAX];
 	char timeout[SCN_VALUE_MAX], disk_use[SCN_VALUE_MAX], mem_use[SCN_VALUE_MAX];
+	/* FS:PROFILE,...: a filesystem's own profile over SCN_PROFILE */
+	char fs_profile[SCN_VALUE_MAX];
 	struct scn_param params[SCN_PARAMS_MAX];
 	size_t nparams;
 	struct scn_preset presets[SCN_PRESETS_MAX];
