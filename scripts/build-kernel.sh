@@ -29,6 +29,7 @@ check_flavor
 LAB_PATCHDIR=$RL_TOP/kernel-patches
 PATCHDIR=${RL_PATCHDIR:-$LAB_PATCHDIR}
 GIT_SPEC=""
+OTHER_KERNEL=0
 stop_after=build
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -39,6 +40,7 @@ while [ $# -gt 0 ]; do
 		spec=$(kernel_spec "$2")
 		read -r PATCHDIR RL_KSRC RL_KOUT GIT_SPEC <<<"$(kernel_places "${spec%%=*}" "${spec#*=}")"
 		[ "$GIT_SPEC" != - ] || GIT_SPEC=""
+		[ "${spec#*=}" = lab ] || OTHER_KERNEL=1
 		RL_KERNEL=$RL_KOUT/linux
 		mkdir -p "$(dirname "$RL_KSRC")"
 		shift 2
@@ -47,6 +49,54 @@ while [ $# -gt 0 ]; do
 	esac
 done
 SERIES=$PATCHDIR/series
+
+# A git tree's kernel is compiled in the lab's own layout, LAYOUT/src/linux
+# and LAYOUT/kernel/FLAVOUR as build/src/linux and build/kernel/FLAVOUR
+# are, with LAYOUT build/kernels/NAME/layout: ccache hashes the paths below
+# its base folder (the one above both trees) as they are written, so only
+# the same layout lets it serve the lab's compile (a tree carrying the
+# lab's series builds from the cache; a bisect step compiles what changed).
+# It is published where kernel_places says: build/kernels/NAME/src, a link
+# to the tree, and build/kernels/NAME/FLAVOUR, a folder of links to the
+# build's files with the binary itself hard-linked (job lists name a
+# kernel by the path it really has).
+PUB_KSRC="" PUB_KOUT=""
+if [ -n "$GIT_SPEC" ]; then
+	PUB_KSRC=$RL_KSRC PUB_KOUT=$RL_KOUT
+	RL_KSRC=$(dirname "$PUB_KOUT")/layout/src/linux
+	RL_KOUT=$(dirname "$PUB_KOUT")/layout/kernel/$RL_FLAVOR
+	mkdir -p "$(dirname "$RL_KSRC")"
+fi
+
+# publish_tree: the source tree's link (a git tree's kernel); a tree left
+# by a build before the layout (a folder there) is removed with its
+# objects, and so is a git tree's build when the name is another spec's now
+publish_tree() {
+	if [ -z "$PUB_KSRC" ]; then
+		[ "$OTHER_KERNEL" = 1 ] && [ -L "$RL_KSRC" ] || return 0
+		note "removing the git tree's build of $(dirname "$RL_KSRC"); building another spec there"
+		rm -rf "$RL_KSRC" "$RL_KOUT" "$(dirname "$RL_KOUT")/layout"
+		return 0
+	fi
+	if [ -e "$PUB_KSRC" ] && [ ! -L "$PUB_KSRC" ]; then
+		note "removing $PUB_KSRC and $PUB_KOUT, built before the lab's layout; building in $(dirname "$RL_KOUT")"
+		rm -rf "$PUB_KSRC" "$PUB_KOUT"
+	fi
+	ln -sfn layout/src/linux "$PUB_KSRC"
+}
+
+# publish_build: the build's files in the published folder, the binary as
+# a hard link (a new link each build: the linker writes a new file)
+publish_build() {
+	local f
+	[ -n "$PUB_KOUT" ] || return 0
+	mkdir -p "$PUB_KOUT"
+	for f in "$RL_KOUT"/* "$RL_KOUT"/.config; do
+		[ "${f##*/}" != linux ] || continue
+		[ -e "$PUB_KOUT/${f##*/}" ] || ln -sfn "../layout/kernel/$RL_FLAVOR/${f##*/}" "$PUB_KOUT/${f##*/}"
+	done
+	ln -f "$RL_KOUT/linux" "$PUB_KOUT/linux"
+}
 
 git_k() { git -C "$RL_KSRC" -c user.name=reclaimlab -c user.email=reclaimlab@localhost "$@"; }
 
@@ -85,6 +135,18 @@ unpack_source() {
 	version=$(source_version)
 	if [ -f "$RL_KSRC/.git/reclaimlab-source-version" ]; then
 		[ "$(cat "$RL_KSRC/.git/reclaimlab-source-version")" = "$version" ] && return 0
+		# another commit of the same tree: checked out in place, which
+		# writes only the files that differ, so make rebuilds only those
+		# (a bisect step); the objects are the tree's (clone --shared)
+		if [ -n "$GIT_SPEC" ] &&
+			[ "$(sed 's/ [^ ]*$//' "$RL_KSRC/.git/reclaimlab-source-version")" = "${version% *}" ] &&
+			[ -z "$(git -C "$RL_KSRC" status --porcelain 2>/dev/null)" ] &&
+			git -C "$RL_KSRC" checkout -q --detach "${version##* }" 2>/dev/null; then
+			note "checked out ${version##* } of ${GIT_SPEC%@*} in $RL_KSRC"
+			git -C "$RL_KSRC" tag -f pristine >/dev/null
+			echo "$version" >"$RL_KSRC/.git/reclaimlab-source-version"
+			return 0
+		fi
 		note "kernel source changed to $version; unpacking it again"
 	fi
 	tmp=$RL_KSRC.unpack.$$
@@ -214,6 +276,7 @@ mkdir -p "$RL_BUILD/src" "$(dirname "$RL_KSRC")" "$CCACHE_DIR"
 # not wait for it
 (
 	flock 9
+	publish_tree
 	unpack_source
 	apply_series
 ) 9>"$RL_BUILD/src/.lock-$(realpath -m "$RL_KSRC" | sha256sum | cut -c1-16)"
@@ -261,4 +324,5 @@ grep -E ' warning: ' "$RL_KOUT/build.log" >&2 || true
 cmp -s "$RL_KSRC/.git/reclaimlab-series-applied" "$RL_KOUT/reclaimlab-series" ||
 	cp "$RL_KSRC/.git/reclaimlab-series-applied" "$RL_KOUT/reclaimlab-series"
 cmp -s <(source_label) "$RL_KOUT/reclaimlab-source" || source_label >"$RL_KOUT/reclaimlab-source"
+publish_build
 note "kernel ready: $RL_KERNEL ($(cat "$RL_KOUT/include/config/kernel.release"))"
