@@ -24,6 +24,7 @@ static const char usage_text[] =
 	"usage: " PROG " groups  [--scenario NAME] [--scn FILE]... [SUMMARY...]\n"
 	"       " PROG " compare --by fs|mode|profile A B [--scenario NAME] [SUMMARY...]\n"
 	"       " PROG " check   (--scn FILE | --check TEXT)... [--scenario NAME] [SUMMARY...]\n"
+	"       " PROG " check   --one --scenario NAME --check TEXT [SUMMARY...]\n"
 	"       " PROG " runs    [SUMMARY...]\n"
 	"       " PROG " rows    [SUMMARY...]\n"
 	"Each SUMMARY is a run folder (MATRIX/runs/NAME: its run.conf, status and\n"
@@ -52,13 +53,17 @@ static const char usage_text[] =
 	"                   file name without .scn unless --scenario is given\n"
 	"  --check TEXT     METRIC [fs=X] [mode=Y] OP NUMBER|[METRIC] [fs=X] [mode=Y]\n"
 	"                   with OP one of < <= > >= == !=\n"
+	"  --one            (check) one check that must give one verdict over the\n"
+	"                   runs: every fs and mode it names is one a run has, and\n"
+	"                   the runs vary in no dimension it leaves free; else bad\n"
+	"                   input, naming what to add (compare.sh --check)\n"
 	"Runs whose run.status is not ok are excluded from every figure.  Rows that\n"
 	"are malformed are skipped and counted on stderr.  A run with waits.events\n"
 	"but no waits.task.COMM.events had 0 waits of task COMM.\n"
 	"Exit status: 0 ok, 1 out of memory or write error, 2 bad usage or input.\n";
 
 #define COMMANDS_VALID	"groups compare check runs rows"
-#define OPTIONS_VALID	"--scenario NAME --scn FILE --check TEXT --by DIM A B --help"
+#define OPTIONS_VALID	"--scenario NAME --scn FILE --check TEXT --one --by DIM A B --help"
 
 enum command { CMD_GROUPS, CMD_COMPARE, CMD_CHECK, CMD_RUNS, CMD_ROWS };
 
@@ -71,6 +76,7 @@ struct opts {
 	size_t nscn;
 	const char *check[MAX_ARGS];
 	size_t ncheck;
+	int one;
 	int by;
 	const char *a, *b;
 	const char *files[MAX_ARGS];
@@ -85,12 +91,13 @@ static void die_nomem(void)
 	exit(1);
 }
 
-enum { OPT_SCENARIO = 256, OPT_SCN, OPT_CHECK, OPT_BY, OPT_HELP };
+enum { OPT_SCENARIO = 256, OPT_SCN, OPT_CHECK, OPT_ONE, OPT_BY, OPT_HELP };
 
 static const struct option long_options[] = {
 	{ "scenario", required_argument, NULL, OPT_SCENARIO },
 	{ "scn", required_argument, NULL, OPT_SCN },
 	{ "check", required_argument, NULL, OPT_CHECK },
+	{ "one", no_argument, NULL, OPT_ONE },
 	{ "by", required_argument, NULL, OPT_BY },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -173,6 +180,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_CHECK:
 			add_arg(o->check, &o->ncheck, optarg, "--check texts");
 			break;
+		case OPT_ONE:
+			o->one = 1;
+			break;
 		case OPT_BY:
 			o->by = agg_dim_from_name(optarg);
 			if (o->by < 0 || o->by == AGG_SCENARIO)
@@ -205,6 +215,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		die_usage("--check needs --scenario NAME (valid: --scenario fs-completion --check '...')");
 	if (o->ncheck && o->cmd != CMD_CHECK)
 		die_usage("--check is an option of check only (valid: %s check --check TEXT)",
+			  PROG);
+	if (o->one && (o->cmd != CMD_CHECK || o->ncheck != 1 || o->nscn))
+		die_usage("--one judges one check: give it to check with one --check TEXT and no --scn (valid: %s check --one --scenario NAME --check TEXT)",
 			  PROG);
 }
 
@@ -385,16 +398,33 @@ static int print_runs(const struct agg_set *s)
 	return 0;
 }
 
-static void run_checks(const struct agg_set *s, const struct check_list *l)
+/*
+ * The verdicts of each check; with one (--one), the check's must be one
+ * (agg_one_verdict), else it is bad input: nothing is printed.
+ */
+static void run_checks(const struct agg_set *s, const struct check_list *l,
+		       int one)
 {
+	char err[2048] = "";
 	struct agg_verdict *v;
 	size_t i, n;
 
-	printf("scenario\tcheck\twhere\tverdict\tleft\tleft_n\tleft_spread\top\tright\tright_n\tright_spread\tnote\n");
+	if (!one)
+		printf("scenario\tcheck\twhere\tverdict\tleft\tleft_n\tleft_spread\top\tright\tright_n\tright_spread\tnote\n");
 	for (i = 0; i < l->n; i++) {
 		n = agg_eval_check(s, l->scenario[i], &l->v[i], &v);
 		if (n == (size_t)-1)
 			die_nomem();
+		if (one && agg_one_verdict(s, l->scenario[i], &l->v[i], v, n, err,
+					   sizeof(err)) < 0) {
+			free(v);
+			if (!*err)
+				die_nomem();
+			/* the set and the list go with the process */
+			die_usage("%s", err);
+		}
+		if (one)
+			printf("scenario\tcheck\twhere\tverdict\tleft\tleft_n\tleft_spread\top\tright\tright_n\tright_spread\tnote\n");
 		agg_print_verdicts(stdout, l->scenario[i], &l->v[i], v, n);
 		free(v);
 	}
@@ -431,7 +461,7 @@ int main(int argc, char **argv)
 		print_runs(&s);
 		break;
 	case CMD_CHECK:
-		run_checks(&s, &checks);
+		run_checks(&s, &checks, o.one);
 		break;
 	case CMD_GROUPS:
 	case CMD_COMPARE:
