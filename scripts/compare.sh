@@ -57,8 +57,105 @@ usage: scripts/compare.sh [options]
   --job-list FILE   run nothing: write the matrix's runs to FILE, a line
                     each, for a batch system (scripts/run-listed.sh FILE N
                     runs line N; then --resume DIR writes the report)
+  --check CHECK     exit by the verdict of CHECK over the matrix's runs, for
+                    git bisect run: 0 reproduced, 1 not reproduced, 125
+                    anything else (inconclusive, not enough runs or
+                    variation, not measured, a run not ok, a kernel that
+                    did not build, any error); CHECK as a scenario's
+                    '# Check:' lines (docs/report.md), on a matrix of one
+                    scenario, naming each fs and mode the matrix has
+                    several of (refused before any kernel builds unless it
+                    gives one verdict); give it first, so that a refused
+                    option exits 125 too; with --resume DIR, DIR judged
+                    again (docs/matrices.md#bisecting-a-verdict)
   --list            print the valid scenarios, filesystems, profiles, modes
 USAGE
+}
+
+# --check CHECK: the script's exit status is the check's verdict.  From
+# the option on, every exit that is not a verdict is 125, "undecided" (git
+# bisect run skips that commit), but an interrupted matrix's 130, which
+# stops a bisect as it stops the matrix.
+check_text=""
+check_verdict=""
+check_exit() {
+	local rc=$?
+	trap - EXIT
+	[ -z "$check_verdict" ] || exit "$check_verdict"
+	[ "$rc" != 130 ] || exit 130
+	note "verdict of '$check_text': undecided: compare.sh ended with status $rc before judging (the error above); exit 125"
+	exit 125
+}
+
+# check_one FILE...: the check's verdict line (rl-aggregate check --one:
+# aggregate-checks.c, the report's evaluation) over the runs FILE... (run
+# folders, or - for rows on stdin); dies with its refusal: a check that
+# does not parse, names a fs or mode no run has, or gives several verdicts
+check_one() {
+	local out err
+	err=$(mktemp)
+	if ! out=$("$RL_HOST_TOOLS/rl-aggregate" check --one --scenario "${scenarios// /}" \
+		--check "$check_text" "$@" 2>"$err"); then
+		out=$(sed 's/^rl-aggregate: //' "$err")
+		rm -f "$err"
+		case "$out" in
+		"bad --check"*) die "$out; valid forms: METRIC [fs=X] [mode=Y] OP NUMBER, or METRIC [fs=X] [mode=Y] OP [METRIC] [fs=X] [mode=Y], OP one of < <= > >= == != between spaces (e.g. --check 'workload.oom_kills mode=2012-vanilla > 0'; docs/report.md#checks)" ;;
+		*"names fs="* | *"names mode="*) die "--check: $out; or add it to the matrix (--fs, --modes)" ;;
+		*) die "--check: $out${filesystems:+; or run the matrix on one of each (--fs, --modes, --kernel)}" ;;
+		esac
+	fi
+	rm -f "$err"
+	sed -n 2p <<<"$out"
+}
+
+# check_planned SCENARIO "FS ..." "MODE ..." "KERNEL ...": the rows of the
+# matrix's runs before any ran (status planned, one repeat each), as the
+# runs will have them, for check_one to count the verdicts they give
+check_planned() {
+	local name s f m k r
+	while read -r name; do
+		read -r s f m k r <<<"$(run_name_parts "$name")"
+		[ "$k" = - ] || m=$m@$k
+		printf '%s\t%s\t%s\t-\t%s\t1\trun.status\tplanned\n' "$name" "$s" "$f" "$m"
+	done < <(matrix_runs "$1" "$2" "$3" 1 "$4")
+}
+
+# check_verdict_of_matrix: judge the check over the finished matrix and
+# exit by its verdict; runs not ok, or runs of one kernel built from two
+# sources (a --resume after the tree moved), decide nothing
+check_verdict_of_matrix() {
+	local name st bad="" nbad=0 dirs=() sources line where verdict why rc
+	for name in "${run_names[@]}"; do
+		dirs+=("$matrix/runs/$name")
+		st=$(run_status "$matrix/runs/$name")
+		[ "$st" = ok ] || { nbad=$((nbad + 1)); bad="$bad${bad:+, }$name: ${st:-no status}"; }
+	done
+	rc=125
+	if [ "$nbad" != 0 ]; then
+		note "verdict of '$check_text' over $matrix: undecided: $nbad of $total runs not ok ($bad); exit $rc"
+		check_verdict=$rc
+		exit "$rc"
+	fi
+	# kernel name, then what it was built from, a line a run
+	sources=$(for name in "${run_names[@]}"; do
+		printf '%s\t%s %s\n' "$(conf_value "$matrix/runs/$name/run.conf" kernel_name)" \
+			"$(conf_value "$matrix/runs/$name/run.conf" kernel_source)" \
+			"$(conf_value "$matrix/runs/$name/run.conf" series)"
+	done | sort -u | cut -f1 | uniq -d | sed 's/^$/(the lab'"'"'s)/' | tr '\n' ' ')
+	if [ -n "$sources" ]; then
+		note "verdict of '$check_text' over $matrix: undecided: the runs of kernel ${sources% } were built from different sources (run.conf's kernel_source and series differ); exit $rc"
+		check_verdict=$rc
+		exit "$rc"
+	fi
+	line=$(check_one "${dirs[@]}")
+	IFS=$'\t' read -r _ _ where verdict _ _ _ _ _ _ _ why <<<"$line"
+	case "$verdict" in
+	reproduced) rc=0 ;;
+	"not reproduced") rc=1 ;;
+	esac
+	note "verdict of '$check_text' over $matrix ($where): $verdict${why:+ ($why)}; exit $rc"
+	check_verdict=$rc
+	exit "$rc"
 }
 
 scenarios="fs-completion,memcg-dd"
@@ -105,9 +202,10 @@ while [ $# -gt 0 ]; do
 	--hosts) need_arg "$@"; hosts_file=$2; shift 2 ;;
 	--ssh) need_arg "$@"; ssh_given=$2; shift 2 ;;
 	--job-list) need_arg "$@"; job_list=$2; shift 2 ;;
+	--check) need_arg "$@"; check_text=$2; trap check_exit EXIT; shift 2 ;;
 	--list) matrix_choices; exit 0 ;;
 	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (valid: --scenario --fs --modes --kernel --profile --mem --set --preset --repeat --jobs --timeout --clock --trace-dat --blktrace --results --resume --hosts --ssh --job-list --list --help)" ;;
+	*) die "unknown option '$1' (valid: --scenario --fs --modes --kernel --profile --mem --set --preset --repeat --jobs --timeout --clock --trace-dat --blktrace --results --resume --hosts --ssh --job-list --check --list --help)" ;;
 	esac
 done
 
@@ -170,6 +268,24 @@ fi
 [ -n "$job_list" ] || command -v parallel >/dev/null ||
 	die "GNU parallel not found; install it with scripts/deps.sh (as root) or apt-get install parallel"
 [ -z "$preset" ] || check_preset_name "$preset"
+# --check: refused before any kernel builds unless it parses and gives one
+# verdict over the matrix's runs (its modes as below, its kernels' names)
+if [ -n "$check_text" ]; then
+	[ -z "$job_list" ] ||
+		die "--check judges the matrix's runs, which --job-list does not run; give --check to the --resume that writes the report"
+	[ "$(wc -w <<<"$scenarios")" = 1 ] ||
+		die "--check judges the runs of one scenario; the matrix has $(wc -w <<<"$scenarios") ($scenarios): give --scenario with one of them"
+	build_host_tools
+	check_modes=$modes
+	# shellcheck disable=SC2086 # scenario names
+	[ -n "$resume" ] || [ "$modes_given" = 1 ] || check_modes=$(default_modes $scenarios)
+	check_kernels=""
+	for k in $kernel_specs; do
+		k=$(kernel_spec "$k")
+		check_kernels="$check_kernels ${k%%=*}"
+	done
+	check_planned "$scenarios" "$filesystems" "$check_modes" "$check_kernels" | check_one - >/dev/null
+fi
 # The kernels, each checked, then built once (up to date: a make that
 # finds nothing to do)
 kernel_names=""
@@ -429,3 +545,5 @@ note "$finished runs done in $(($(date +%s) - begin))s; writing the report"
 "$RL_TOP/scripts/report.sh" "$matrix"
 [ "$unfinished" = 0 ] ||
 	die "$unfinished runs did not finish${hosts_file:+ on any host} (see $matrix/hosts.log and $matrix/NAME.err); continue with: scripts/compare.sh --resume $matrix${hosts_file:+ --hosts $hosts_file}"
+# --check: the exit status is the check's verdict over the runs
+[ -z "$check_text" ] || check_verdict_of_matrix
