@@ -320,6 +320,28 @@ static int have_cell(const struct agg_set *s, const char *scn, const char *fs,
 }
 
 /*
+ * Do runs a and b differ in a figure they measured?  The host's run.*
+ * rows (wall time, status) say nothing of the guest's world, and a metric
+ * only one of them has counts as a difference.
+ */
+static int runs_differ(const struct agg_set *s, const struct agg_run *a,
+		       const struct agg_run *b)
+{
+	size_t i;
+	double other;
+
+	for (i = a->first; i < a->last; i++) {
+		const struct agg_row *row = &s->rows[i];
+
+		if (!strncmp(row->metric, "run.", 4))
+			continue;
+		if (agg_run_value(s, b, row->metric, &other) < 0 || other != row->value)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The side's values in the cell into *vals (malloc'ed, sorted).  The side's
  * mode=M is M@NAME in the cell of kernel "@NAME".
  */
@@ -332,6 +354,7 @@ static int eval_side(const struct agg_set *s, const char *scn,
 	const char *want_mode = *side->mode ? side->mode : cell_mode;
 	char mode_on_kernel[2 * sizeof(side->mode)];
 	double *vals, count;
+	const struct agg_run *first = NULL;
 
 	if (*side->mode && cell_kernel && *cell_kernel) {
 		snprintf(mode_on_kernel, sizeof(mode_on_kernel), "%s%s", side->mode,
@@ -373,8 +396,13 @@ static int eval_side(const struct agg_set *s, const char *scn,
 		case AGG_COUNTED:
 			break;
 		}
-		if (agg_run_value(s, r, side->metric, &vals[n]) == 0)
+		if (agg_run_value(s, r, side->metric, &vals[n]) == 0) {
+			if (!n)
+				first = r;
+			else if (!out->runs_differ)
+				out->runs_differ = runs_differ(s, first, r);
 			n++;
+		}
 	}
 	out->n = n;
 	if (n) {
@@ -464,6 +492,21 @@ static int decide(const struct agg_check *c, struct agg_verdict *v,
 	v->has_diff = 1;
 	v->diff = v->left.median - v->right.median;
 	if (v->left.spread == 0 && v->right.spread == 0) {
+		/*
+		 * Against a number, runs that differed in other figures but
+		 * gave this one the same value are seeds that agree: judged as
+		 * a count outcome is, by the share of seeds in which the check
+		 * held.  Runs identical in everything are one run said n
+		 * times, and decide nothing.
+		 */
+		if (c->right.is_number && v->left.runs_differ) {
+			v->is_count = 1;
+			for (i = 0; i < v->left.n; i++)
+				v->hits += holds(c->op, lv[i], c->right.number);
+			agg_wilson(v->hits, v->left.n, &v->share_lo, &v->share_hi);
+			v->kind = agg_share_verdict(v->share_lo, v->share_hi);
+			return 0;
+		}
 		v->kind = AGG_NO_VARIATION;
 		return 0;
 	}

@@ -94,6 +94,8 @@ struct agg_value {
 	size_t dropped_oom;	/* runs left out: their workload OOM-killed */
 	size_t dropped_few;	/* runs left out: fewer than AGG_MIN_WAITS waits */
 	double few_min, few_max;	/* the fewest and most waits of such runs */
+	/* its runs differed in some figure (run.* aside): the seeds moved them */
+	int runs_differ;
 };
 
 /* One evaluation of a check: for one value of each free dimension. */

@@ -727,6 +727,41 @@ TEST(test_count_outcome_verdicts)
  * of no width: "not enough variation to judge", whatever the difference;
  * one side that varies gives an interval to judge by.
  */
+/*
+ * Against a number, runs that differ in another figure (the seeds moved
+ * them) but give this one the same value are seeds that agree: judged by
+ * the share of seeds, as a count outcome; 5 of 5 decide.
+ */
+TEST(test_same_value_of_differing_runs_is_judged_by_its_seeds)
+{
+	static const double share[] = { 0, 0, 0, 0, 0 };
+	static const double waits[] = { 575, 560, 590, 571, 580 };
+	const struct agg_verdict *x;
+	struct agg_verdict *v;
+	struct agg_check c;
+	struct agg_set s;
+	char note[320];
+	size_t n;
+
+	agg_init(&s);
+	feed_values(&s, "fs", "2012-patched", "waits.full_timeout_share", share, 5);
+	feed_values(&s, "fs", "2012-patched", "waits.events", waits, 5);
+	CHECK_EQ_INT(agg_finish(&s), 0);
+	n = eval(&s, "fs", "waits.full_timeout_share mode=2012-patched <= 0.1", &c, &v);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_REPRODUCED && x->is_count && x->hits == 5);
+	if (x) {
+		agg_verdict_note(&c, x, note, sizeof(note));
+		CHECK_STR(note, "waits.full_timeout_share <= 0.1 in 5 of 5 seeds (95% CI 0.57-1.00)");
+	}
+	free(v);
+	n = eval(&s, "fs", "waits.full_timeout_share mode=2012-patched > 0.1", &c, &v);
+	x = verdict(v, n, "fs=ext4");
+	CHECK(x && x->kind == AGG_NOT_REPRODUCED && x->hits == 0);
+	free(v);
+	agg_free(&s);
+}
+
 TEST(test_no_variation_verdict)
 {
 	static const double a[] = { 170, 170, 170 }, b[] = { 35, 35, 35 };
