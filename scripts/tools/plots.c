@@ -293,6 +293,56 @@ static int cmp_sample(const void *a, const void *b)
 	return (x->usec > y->usec) - (x->usec < y->usec);
 }
 
+/* One wait duration and how many lasted it, into *v (grown as needed). */
+static void add_sample(struct sample **v, size_t *n, size_t *cap, double usec, double count)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 256;
+		*v = realloc(*v, *cap * sizeof(**v));
+		if (!*v)
+			exit(1);
+	}
+	(*v)[*n].usec = usec;
+	(*v)[(*n)++].count = count;
+}
+
+/*
+ * The samples as CDF steps into plots/file, from (0, 0), run on to edge_ms
+ * when that is past the longest (0: no edge); returns how many waits they
+ * are, *steps how many distinct durations (rows 1 to *steps of the file).
+ * v is sorted here.
+ */
+static double write_cdf_steps(struct report_model *r, const char *file, struct sample *v,
+			      size_t nv, int edge_ms, size_t *steps)
+{
+	double total = 0, cum = 0;
+	char *path;
+	size_t j;
+	FILE *f;
+
+	qsort(v, nv, sizeof(*v), cmp_sample);
+	for (j = 0; j < nv; j++)
+		total += v[j].count;
+	f = open_in(r, file, &path);
+	fprintf(f, "0\t0\n");
+	for (j = 0; j < nv; j++) {
+		cum += v[j].count;
+		if (j + 1 < nv && v[j + 1].usec == v[j].usec)
+			continue;
+		num(f, v[j].usec / 1000);
+		fprintf(f, "\t");
+		num(f, cum / total);
+		fprintf(f, "\n");
+		(*steps)++;
+	}
+	/* the last step runs on to the edge, where the longest wait is short */
+	if (edge_ms && nv && v[nv - 1].usec / 1000 < edge_ms)
+		fprintf(f, "%d\t1\n", edge_ms);
+	fclose(f);
+	free(path);
+	return total;
+}
+
 static int plot_cdf(struct report_model *r, struct model_scenario *s, const char *m, FILE *notes)
 {
 	char name[256], file[400], *path, *plots = NULL;
@@ -302,8 +352,8 @@ static int plot_cdf(struct report_model *r, struct model_scenario *s, const char
 	snprintf(name, sizeof(name), "%s.%s.cdf", s->name, m);
 	for (i = 0; i < r->fs.n; i++) {
 		struct sample *v = NULL;
-		size_t nv = 0, cap = 0;
-		double total = 0, cum = 0;
+		size_t nv = 0, cap = 0, steps = 0;
+		double total;
 
 		for (j = 0; j < r->nruns; j++) {
 			double n, p = 0, frac;
@@ -327,16 +377,8 @@ static int plot_cdf(struct report_model *r, struct model_scenario *s, const char
 					double c = floor((frac - p) * n + 0.5);
 
 					p = frac;
-					if (c <= 0)
-						continue;
-					if (nv == cap) {
-						cap = cap ? 2 * cap : 256;
-						v = realloc(v, cap * sizeof(*v));
-						if (!v)
-							exit(1);
-					}
-					v[nv].usec = (double)usec;
-					v[nv++].count = c;
+					if (c > 0)
+						add_sample(&v, &nv, &cap, (double)usec, c);
 				}
 			}
 			free(text);
@@ -345,23 +387,8 @@ static int plot_cdf(struct report_model *r, struct model_scenario *s, const char
 			free(v);
 			continue;
 		}
-		qsort(v, nv, sizeof(*v), cmp_sample);
-		for (j = 0; j < nv; j++)
-			total += v[j].count;
 		snprintf(file, sizeof(file), "%s.%s.dat", name, r->fs.v[i]);
-		f = open_in(r, file, &path);
-		fprintf(f, "0\t0\n");
-		for (j = 0; j < nv; j++) {
-			cum += v[j].count;
-			if (j + 1 < nv && v[j + 1].usec == v[j].usec)
-				continue;
-			num(f, v[j].usec / 1000);
-			fprintf(f, "\t");
-			num(f, cum / total);
-			fprintf(f, "\n");
-		}
-		fclose(f);
-		free(path);
+		total = write_cdf_steps(r, file, v, nv, 0, &steps);
 		fprintf(pl, "%s", nplots++ ? ", " : "");
 		gp_str(pl, "%s", file);
 		fprintf(pl, " using 1:2 with steps lw 2 lc %zu title ", fs_color(r, r->fs.v[i]));
@@ -725,55 +752,6 @@ static const struct model_run *run_named(const struct report_model *r, const cha
 	return NULL;
 }
 
-/* One wait duration and how many lasted it, into *v (grown as needed). */
-static void add_sample(struct sample **v, size_t *n, size_t *cap, double usec, double count)
-{
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 256;
-		*v = realloc(*v, *cap * sizeof(**v));
-		if (!*v)
-			exit(1);
-	}
-	(*v)[*n].usec = usec;
-	(*v)[(*n)++].count = count;
-}
-
-/*
- * The samples as CDF steps into plots/file, from (0, 0) to the right edge;
- * returns how many waits they are, *steps how many distinct durations
- * (rows 1 to *steps of the file).  v is sorted here.
- */
-static double write_cdf_steps(struct report_model *r, const char *file, struct sample *v,
-			      size_t nv, size_t *steps)
-{
-	double total = 0, cum = 0;
-	char *path;
-	size_t j;
-	FILE *f;
-
-	qsort(v, nv, sizeof(*v), cmp_sample);
-	for (j = 0; j < nv; j++)
-		total += v[j].count;
-	f = open_in(r, file, &path);
-	fprintf(f, "0\t0\n");
-	for (j = 0; j < nv; j++) {
-		cum += v[j].count;
-		if (j + 1 < nv && v[j + 1].usec == v[j].usec)
-			continue;
-		num(f, v[j].usec / 1000);
-		fprintf(f, "\t");
-		num(f, cum / total);
-		fprintf(f, "\n");
-		(*steps)++;
-	}
-	/* the last step runs on to the edge, where the longest wait is short */
-	if (nv && v[nv - 1].usec / 1000 < PICTURE_X_MAX_MS)
-		fprintf(f, "%d\t1\n", PICTURE_X_MAX_MS);
-	fclose(f);
-	free(path);
-	return total;
-}
-
 /*
  * The waits of the picture's task (and reason) in the counted runs of pf,
  * pooled from each run's derived/waits-by-task.tsv, into plots/file;
@@ -810,7 +788,7 @@ static double picture_lab_waits(struct report_model *r, const struct picture *p,
 		free(text);
 	}
 	if (nv)
-		total = write_cdf_steps(r, file, v, nv, &steps);
+		total = write_cdf_steps(r, file, v, nv, PICTURE_X_MAX_MS, &steps);
 	free(v);
 	return total;
 }
@@ -842,7 +820,7 @@ const char *plot_picture(struct report_model *r, const struct picture *p, char *
 			add_sample(&v, &nv, &cap, (double)fs->thread->usec[j], 1);
 		if (nv) {
 			snprintf(file, sizeof(file), "%s.%s.thread.dat", name, fs->fs);
-			thread = write_cdf_steps(r, file, v, nv, &steps);
+			thread = write_cdf_steps(r, file, v, nv, PICTURE_X_MAX_MS, &steps);
 		}
 		free(v);
 		drawn += lab > 0 || thread > 0;

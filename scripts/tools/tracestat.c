@@ -986,23 +986,34 @@ static void print_comm_rows(FILE *f, const char *key, const struct tracestat *c)
 	fprintf(f, "%s.stalled_ms_per_s\t%.3f\n", key, c->stalled_ms_per_s);
 }
 
+/* The per-task stats sorted by name (malloc'ed), or NULL if none. */
+static const struct tracestat **comms_by_name(const struct tracestat *ts)
+{
+	const struct tracestat **v;
+	size_t i;
+
+	if (!ts->ncomms)
+		return NULL;
+	v = malloc(ts->ncomms * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < ts->ncomms; i++)
+		v[i] = &ts->comms[i];
+	qsort(v, ts->ncomms, sizeof(*v), cmp_comm);
+	return v;
+}
+
 /*
  * comm.NAME.* rows, by name: what a later stage needs of each task name;
  * then comm.NAME.reason.REASON.* for each reason it waited for, by reason.
  */
 static void print_comms(FILE *f, const struct tracestat *ts)
 {
-	const struct tracestat **v;
+	const struct tracestat **v = comms_by_name(ts);
 	size_t i;
 
-	if (!ts->ncomms)
-		return;
-	v = malloc(ts->ncomms * sizeof(*v));
 	if (!v)
 		return;
-	for (i = 0; i < ts->ncomms; i++)
-		v[i] = &ts->comms[i];
-	qsort(v, ts->ncomms, sizeof(*v), cmp_comm);
 	for (i = 0; i < ts->ncomms; i++) {
 		const struct tracestat *c = v[i];
 		char key[TRACESTAT_NAME_MAX + TRACESTAT_WORD_MAX + 32];
@@ -1025,14 +1036,9 @@ void tracestat_print_task_waits(FILE *f, const struct tracestat *ts)
 	size_t i, j, k, n;
 
 	fprintf(f, "task\treason\tusec_delayed\twaits\n");
-	if (!ts->ncomms)
-		return;
-	v = malloc(ts->ncomms * sizeof(*v));
+	v = comms_by_name(ts);
 	if (!v)
 		return;
-	for (i = 0; i < ts->ncomms; i++)
-		v[i] = &ts->comms[i];
-	qsort(v, ts->ncomms, sizeof(*v), cmp_comm);
 	for (i = 0; i < ts->ncomms; i++) {
 		for (j = 0; j < v[i]->nby_reason; j++) {
 			const struct tracestat *r = &v[i]->by_reason[j];

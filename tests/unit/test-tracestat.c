@@ -113,6 +113,18 @@ static void print_text_file(FILE *f, const struct tracestat *ts)
 }
 
 /* True if text holds line as a whole line. */
+/* ts counted by task name from trace lines, each one wait, then finished */
+static void feed_by_comm(struct tracestat *ts, const char *const *lines, size_t n)
+{
+	size_t i;
+
+	tracestat_init(ts);
+	tracestat_by_comm(ts);
+	for (i = 0; i < n; i++)
+		CHECK_EQ_INT(tracestat_feed_line(ts, lines[i]), TRACESTAT_WAIT);
+	tracestat_finish(ts);
+}
+
 static int has_line(const char *text, const char *line)
 {
 	size_t len = strlen(line);
@@ -881,13 +893,8 @@ TEST(test_by_comm_by_reason)
 		"kswapd0-37  [000] .....  3.000000: mm_vmscan_reclaim_wait: usec_timeout=100000 usec_delayed=50000 memcg=0 node=0 zone=1 reason=congested class=kswapd",
 	};
 	char *out;
-	size_t i;
 
-	tracestat_init(&ts);
-	tracestat_by_comm(&ts);
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		CHECK_EQ_INT(tracestat_feed_line(&ts, lines[i]), TRACESTAT_WAIT);
-	tracestat_finish(&ts);
+	feed_by_comm(&ts, lines, sizeof(lines) / sizeof(lines[0]));
 	out = capture(tracestat_print_tsv, &ts);
 	CHECK(out != NULL);
 	if (out) {
@@ -942,13 +949,8 @@ TEST(test_task_waits_by_duration)
 		"rl-dd\tdirty\t100000\t2\n"
 		"rl-dd\twriteback\t2000\t1\n";
 	char *out;
-	size_t i;
 
-	tracestat_init(&ts);
-	tracestat_by_comm(&ts);
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		CHECK_EQ_INT(tracestat_feed_line(&ts, lines[i]), TRACESTAT_WAIT);
-	tracestat_finish(&ts);
+	feed_by_comm(&ts, lines, sizeof(lines) / sizeof(lines[0]));
 	out = capture(tracestat_print_task_waits, &ts);
 	CHECK_STR(out, want);
 	free(out);
