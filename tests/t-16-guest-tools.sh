@@ -283,8 +283,10 @@ t_tools_image_builds_unprivileged() {
 # the host shows exactly the events the lab's statistics counted.
 t_tools_trace_dat_holds_the_labs_events() {
 	local m=$TEST_TMP/trace-dat-matrix run e lab dat rc=0
+	# 64M into a 48M memcg: reclaim waits in a short run (the scenario's
+	# default memcg, 100M, holds all 64M)
 	"$RL_TOP/scripts/compare.sh" --scenario fs-completion --fs ext4 --modes patched --repeat 1 \
-		--set WRITE_SIZE=64M --trace-dat --results "$m" >"$m.log" 2>&1 ||
+		--set WRITE_SIZE=64M --set MEMCG_LIMIT=48M --trace-dat --results "$m" >"$m.log" 2>&1 ||
 		fail "compare --trace-dat failed: $(tail -3 "$m.log")"
 	expect_match "$m/matrix.conf" '^trace_dat=1$'
 	run=$m/runs/fs-completion.ext4.patched.r1
@@ -312,7 +314,7 @@ t_tools_trace_dat_holds_the_labs_events() {
 t_tools_blktrace_of_a_scenario_run() {
 	local run=$TEST_TMP/blktrace-run d c
 	"$RL_TOP/scripts/run.sh" --blktrace --scenario fs-completion --mode patched --disk ext4 \
-		--time-travel=cpu --set WRITE_SIZE=64M --out "$run" >/dev/null ||
+		--time-travel=cpu --set WRITE_SIZE=64M --set MEMCG_LIMIT=48M --out "$run" >/dev/null ||
 		fail "the --blktrace run failed: $(head -1 "$run/status")"
 	expect_match "$run/run.conf" '^blktrace=1$'
 	[ -s "$run/guest/ubda.blktrace.bin" ] || fail "no ubda.blktrace.bin"
