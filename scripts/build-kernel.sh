@@ -19,7 +19,8 @@
 # Usage: scripts/build-kernel.sh [--prepare-only | --apply-only]
 #        KERNEL_FLAVOR=debug scripts/build-kernel.sh   (lockdep/KASAN kernel)
 #        scripts/build-kernel.sh --kernel NAME=SPEC    (a kernel of compare.sh
-#            --kernel: SPEC lab, series:DIR or git:REPO@REV; scripts/lib/kernels.sh)
+#            --kernel: SPEC lab, lab:FLAVOUR, series:DIR or git:REPO@REV;
+#            scripts/lib/kernels.sh)
 #        RL_PATCHDIR=DIR RL_KSRC=SRC scripts/build-kernel.sh --apply-only
 set -eu
 # shellcheck source=scripts/lib.sh
@@ -40,7 +41,11 @@ while [ $# -gt 0 ]; do
 		spec=$(kernel_spec "$2")
 		read -r PATCHDIR RL_KSRC RL_KOUT GIT_SPEC <<<"$(kernel_places "${spec%%=*}" "${spec#*=}")"
 		[ "$GIT_SPEC" != - ] || GIT_SPEC=""
-		[ "${spec#*=}" = lab ] || OTHER_KERNEL=1
+		case ${spec#*=} in
+		lab) ;;
+		lab:*) RL_FLAVOR=${spec#*=lab:} ;;
+		*) OTHER_KERNEL=1 ;;
+		esac
 		RL_KERNEL=$RL_KOUT/linux
 		mkdir -p "$(dirname "$RL_KSRC")"
 		shift 2

@@ -313,7 +313,7 @@ for k in $kernel_specs; do
 	if [ "${k#*=}" = native ]; then
 		# the host's kernel: nothing to build
 		kernel_of[${k%%=*}]=native
-	elif [ -n "$resume" ] && [ "${k#*=}" != lab ]; then
+	elif [ -n "$resume" ] && [[ "${k#*=}" != lab && "${k#*=}" != lab:* ]]; then
 		# A matrix folder is data anyone could have handed over: building
 		# its kernel would run its tree's Makefile.  --resume uses a kernel
 		# that is already built and builds none.

@@ -19,7 +19,7 @@ RL_DERIVED=derived
 # guest can write, read by the host as untrusted input; the rest of the run
 # folder (run.conf, cmdline, status, console.log, derived/) is the host's
 RL_GUEST=guest
-RL_FLAVORS="normal debug"
+RL_FLAVORS="normal debug preempt voluntary"
 # the Debian kernel source package the lab's series applies to
 RL_KERNEL_SOURCE=linux-source-6.12
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/reclaimlab/ccache}

@@ -107,8 +107,8 @@ run_file() {
 
 # The kernels only some tests boot build in the background at low priority
 # while the other tests run (they leave most of the two cores idle): the
-# debug kernel of t-80 (tests t_debug_flavour*) and 6.1 with the lab's UML
-# patches of t-65 (t_kernels_61*).  The tests wait for theirs through
+# debug kernel of t-80 (tests t_debug_flavour*), the preempt kernel of t-14
+# (t_preempt*) and 6.1 with the lab's UML patches of t-65 (t_kernels_61*).  The tests wait for theirs through
 # build_wait in helpers.sh.
 background_build() { # NAME TEST-PREFIX COMMAND...
 	local name=$1 prefix=$2 tests
@@ -123,6 +123,7 @@ background_build() { # NAME TEST-PREFIX COMMAND...
 	fi
 }
 background_build debug t_debug_flavour env KERNEL_FLAVOR=debug "$RL_TOP/scripts/build-kernel.sh"
+background_build preempt t_preempt env KERNEL_FLAVOR=preempt "$RL_TOP/scripts/build-kernel.sh"
 background_build linux-6.1 t_kernels_61 "$RL_TOP/scripts/build-kernel.sh" --kernel "6.1=series:$RL_TOP/kernel-patches/6.1"
 
 # helpers.sh made TEST_TMP and removes it on exit; each file gets a folder

@@ -144,7 +144,7 @@ t_bad_input_is_rejected() {
 	grep -q "unknown filesystem 'ntfs' (valid: ext4 xfs vfat btrfs)" <<<"$out" ||
 		fail "unknown filesystem message does not name the valid ones: $out"
 	out=$(KERNEL_FLAVOR=tiny "$RL_TOP/scripts/build-kernel.sh" 2>&1) || true
-	grep -q "unknown kernel flavour 'tiny' (valid: normal debug)" <<<"$out" ||
+	grep -q "unknown kernel flavour 'tiny' (valid: normal debug preempt voluntary)" <<<"$out" ||
 		fail "unknown flavour not rejected: $out"
 }
 

@@ -5,6 +5,9 @@
 #
 #   lab             the lab's own kernel: kernel-patches/ on linux-source-6.12
 #                   (build/kernel/FLAVOUR, as `make kernel` builds it)
+#   lab:FLAVOUR     the lab's own kernel in another flavour (build/kernel/
+#                   FLAVOUR, as `make KERNEL_FLAVOR=FLAVOUR kernel` builds
+#                   it), e.g. lab:preempt beside lab: the preemption models
 #   series:DIR      the series folder DIR: its `series` and patches, its
 #                   `source` (the Debian package, e.g. linux-source-6.1) and
 #                   its *.config fragments after the lab's config, e.g.
@@ -16,7 +19,7 @@
 #                   (scripts/lib/native.sh, docs/native.md); root only, mode
 #                   vanilla only
 
-RL_KERNEL_SPECS="lab series:DIR git:REPO@REV native"
+RL_KERNEL_SPECS="lab lab:FLAVOUR series:DIR git:REPO@REV native"
 
 # check_kernel_name NAME WHAT: die unless NAME can be a kernel's name; it
 # goes into run names (SCENARIO.FS.MODE@NAME.rN) and folders
@@ -36,6 +39,10 @@ kernel_spec() {
 		die "bad kernel spec '$spec' in --kernel '$1' (valid: $RL_KERNEL_SPECS; paths of letters, digits and . _ / + @ : ~ -)"
 	case "$spec" in
 	lab | native) ;;
+	lab:*)
+		word_in "${spec#lab:}" "$RL_FLAVORS" ||
+			die "kernel $name: unknown flavour '${spec#lab:}' in --kernel '$1' (valid: $RL_FLAVORS)"
+		;;
 	series:*)
 		path=${spec#series:}
 		[ -f "$path/series" ] ||
@@ -63,6 +70,7 @@ kernel_places() {
 	local dir=$RL_BUILD/kernels/$1
 	case "$2" in
 	lab) echo "$RL_TOP/kernel-patches $RL_KSRC $RL_KOUT -" ;;
+	lab:*) echo "$RL_TOP/kernel-patches $RL_KSRC $RL_BUILD/kernel/${2#lab:} -" ;;
 	series:*) echo "${2#series:} $dir/src $dir/$RL_FLAVOR -" ;;
 	git:*) echo "$RL_TOP/kernel-patches $dir/src $dir/$RL_FLAVOR ${2#git:}" ;;
 	esac
