@@ -107,7 +107,7 @@ kunit_suites_pass() {
 	python3 "$RL_KSRC/tools/testing/kunit/kunit.py" parse "$run/console.log" >"$run.kunit" 2>&1 ||
 		fail "KUnit failures (kunit.py parse): $(grep -E 'FAILED|CRASHED|ERROR' "$run.kunit" | head -5 | tr '\n' ';')"
 	cat "$run.kunit"
-	for suite in ubd_model pageout_work dirty_throttle reclaim_wait_rotated time_travel_cpu; do
+	for suite in ubd_model pageout_work writeback_2009_kupdate dirty_throttle reclaim_wait_rotated time_travel_cpu; do
 		grep -qE "\[PASSED\] $suite( |$)" "$run.kunit" || fail "KUnit suite $suite did not pass"
 	done
 	ran=$(sed -n 's/.*Testing complete\. Ran \([0-9]*\) tests: passed: \([0-9]*\)$/\1 \2/p' "$run.kunit")

@@ -132,7 +132,7 @@ TEST(test_project_scenarios_parse)
 		"fs-completion", "memcg-dd", "usb-responsiveness",
 		"kupdate-after-exit", "reclaim-plug", "usemem-swap", "fio-write",
 	};
-	static const size_t want[] = { 9, 2, 2, 1, 1, 3, 1 };
+	static const size_t want[] = { 9, 2, 2, 6, 1, 3, 1 };
 	struct agg_check *c;
 	char path[256], err[256] = "";
 	size_t i, n;
