@@ -40,9 +40,9 @@ RL_MODES=$(catalogue_names mode)
 # flash translation model of patch 0032 (au_kb=0, as on every profile that
 # does not name them, turns it off).
 RL_PROFILE_KEYS="rbw wbw seek req lat qd rpm settle erase_kb erase_us erase_jit au_kb page_kb open_au page_us au_erase_us fat_au"
-# The limits patch 0032 puts on them: open allocation units, pages an AU
+# The limits patch 0032 puts on them: open allocation units, an AU's KiB
 RL_FTL_MAX_OPEN_AU=16
-RL_FTL_MAX_AU_PAGES=2048
+RL_FTL_MAX_AU_KB=8192
 
 # profile_value PARAMS KEY: KEY's number in a ubd.model= value, 0 if absent
 profile_value() {
@@ -66,8 +66,8 @@ check_flash_model() {
 		die "bad device settings in '$1': au_kb=$au needs page_kb (the flash page in KiB, 1 or more)"
 	[ $((au % page)) = 0 ] ||
 		die "bad device settings in '$1': au_kb=$au is not a whole number of pages of page_kb=$page"
-	[ $((au / page)) -le "$RL_FTL_MAX_AU_PAGES" ] ||
-		die "bad device settings in '$1': au_kb=$au has $((au / page)) pages of page_kb=$page (valid: at most $RL_FTL_MAX_AU_PAGES)"
+	[ "$au" -le "$RL_FTL_MAX_AU_KB" ] ||
+		die "bad device settings in '$1': au_kb=$au is too large (valid: at most $RL_FTL_MAX_AU_KB)"
 	if [ "$open" -lt 1 ] || [ "$open" -gt "$RL_FTL_MAX_OPEN_AU" ]; then
 		die "bad device settings in '$1': au_kb=$au needs open_au from 1 to $RL_FTL_MAX_OPEN_AU (got $open)"
 	fi
