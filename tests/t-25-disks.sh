@@ -73,3 +73,60 @@ t_disk_seed_moves_figures() {
 	grep -q '^tool.v1-writer1.mbps [0-9]' <<<"${figs[0]}" || fail "no writer figures"
 	[ "${figs[0]}" != "${figs[1]}" ] || fail "seeds 1 and 2 gave the same figures"
 }
+
+# The flash translation model (patch 0032) in a booted guest: on a flash
+# profile, a 4 KiB write to each of open_au + 1 allocation units closes
+# one (the unit written first, 4 KiB of it), copying its other pages, and
+# the counters in /sys/block/ubda/model show it; on the usb-stick, whose
+# model has no allocation units, the same writes close nothing.
+t_disk_flash_model_closes_units() {
+	local p run au open
+	for p in kingston-sa04g usb-stick; do
+		run=$TEST_TMP/flash-$p
+		# the usb-stick names neither: the kingston-sa04g's figures
+		au=$(grep -P "^profile\t$p\t" "$RL_TOP/scripts/catalogue.tsv" | grep -o 'au_kb=[0-9]*' | cut -d= -f2 || true)
+		open=$(grep -P "^profile\t$p\t" "$RL_TOP/scripts/catalogue.tsv" | grep -o 'open_au=[0-9]*' | cut -d= -f2 || true)
+		au=${au:-2048} open=${open:-3}
+		cat >"$run.job.sh" <<JOB
+set -eu
+umount /mnt/ext4
+k=0
+while [ \$k -le $open ]; do
+	dd if=/dev/zero of=/dev/ubda bs=4k count=1 seek=\$(((256 + k) * $au / 4)) oflag=direct 2>/dev/null
+	k=\$((k + 1))
+done
+cat /sys/block/ubda/model >/results/model.out
+JOB
+		guest "$run" --time-travel=inf-cpu --disk "ext4:$p" --job "$run.job.sh" >/dev/null ||
+			fail "guest on $p failed: $(head -1 "$run/status")"
+		cat "$run/guest/model.out" >&2
+		if [ "$p" = usb-stick ]; then
+			expect_match "$run/guest/model.out" '^au_closes=0$' "usb-stick's allocation unit closes"
+			expect_match "$run/guest/model.out" '^au_kb=0$' "usb-stick's allocation unit"
+		else
+			# ext4's unmount may have opened a unit too: at least one close
+			awk -F= '$1 == "au_closes" && $2 >= 1 { c = 1 } $1 == "gc_pages" && $2 > 0 { g = 1 }
+				END { exit !(c && g) }' "$run/guest/model.out" ||
+				fail "$p: no allocation unit closed or nothing copied: $(grep -E '^(au_|gc_)' "$run/guest/model.out" | tr '\n' ' ')"
+		fi
+	done
+}
+
+# Flash settings that do not go together are refused before boot, naming
+# the bad value.
+t_disk_flash_settings_rejected() {
+	local args out
+	for args in "ext4:usb-stick,au_kb=4096" "ext4:kingston-sa04g,au_kb=2056" \
+		"ext4:kingston-sa04g,open_au=0" "ext4:kingston-sa04g,open_au=17" \
+		"ext4:kingston-sa04g,au_kb=16384" "ext4:kingston-sa04g,erase_kb=4096" \
+		"ext4:kingston-sa04g,gc=1"; do
+		out=$("$RL_TOP/scripts/run.sh" --out "$TEST_TMP/bad-flash" --disk "$args" -- true 2>&1) &&
+			fail "'$args' was accepted"
+		grep -q "error:.*'$args\|error:.*${args#*,}" <<<"$out" || fail "'$args' gave no error naming it: $out"
+		[ ! -e "$TEST_TMP/bad-flash" ] || fail "'$args' created a run folder"
+	done
+	# the flash keys on a profile that does not name them are added
+	out=$(. "$RL_TOP/scripts/lib.sh" && disk_model usb-stick,au_kb=4096,page_kb=16,open_au=2,erase_kb=0)
+	grep -q ',au_kb=4096,page_kb=16,open_au=2$' <<<"$out" || fail "usb-stick with flash keys: $out"
+	grep -q ',erase_kb=0,' <<<"$out" || fail "usb-stick's erase_kb not overridden: $out"
+}
