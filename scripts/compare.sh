@@ -357,6 +357,11 @@ for s in $scenarios; do
 	done
 	[ -z "$(scn "$s" swap)" ] || disk_model "$(scn "$s" swap)" >/dev/null
 	check_scenario_fits "$s" "${info[$s]}" "$filesystems" "$mem"
+	# a native run's disk is a sparse file in its run folder
+	for k in $kernel_names; do
+		[ "${kernel_of[$k]}" != native ] || [ -z "$(scn "$s" disk_use)" ] ||
+			native_check_room "${matrix:-${resume:-$RL_RESULTS}}" "$k" "$s" "$(scn "$s" disk_use)"
+	done
 done
 
 [ -n "$matrix" ] || matrix=$RL_RESULTS/compare-$(date +%Y%m%d-%H%M%S)

@@ -189,9 +189,18 @@ stop_guest() {
 }
 
 cleanup() {
+	local rc=$? end_rc
 	stop_guest
 	[ -z "${native_state:-}" ] || native_undo "$native_state"
 	[ -z "${guest_cgroup:-}" ] || rmdir "$guest_cgroup" 2>/dev/null || true
+	# a native run that ended at a step of its own (native_fail, or any
+	# error of the script there): its final status names the step
+	if [ "${native_step:-over}" != over ] && [ "$(head -1 "$out/status" 2>/dev/null)" = running ]; then
+		end_rc=0
+		native_end "$out" "$rc" "$(echo "$(date +%s.%N) - ${start:-$(date +%s.%N)}" | bc)" || end_rc=$?
+		rm -rf "$tmp"
+		exit "$end_rc"
+	fi
 	rm -rf "$tmp"
 }
 
