@@ -186,7 +186,7 @@ while [ $# -gt 0 ]; do
 	--scenario) need_arg "$@"; matrix_opts="$matrix_opts --scenario"; scenarios=$2; shift 2 ;;
 	--fs) need_arg "$@"; matrix_opts="$matrix_opts --fs"; filesystems=$2; shift 2 ;;
 	--modes) need_arg "$@"; matrix_opts="$matrix_opts --modes"; modes=$2; modes_given=1; shift 2 ;;
-	--kernel) need_arg "$@"; matrix_opts="$matrix_opts --kernel"; kernel_specs="$kernel_specs $2"; shift 2 ;;
+	--kernel) need_arg "$@"; check_kernel_word "$2"; matrix_opts="$matrix_opts --kernel"; kernel_specs="$kernel_specs $2"; shift 2 ;;
 	--profile) need_arg "$@"; matrix_opts="$matrix_opts --profile"; profile=$2; shift 2 ;;
 	--mem) need_arg "$@"; matrix_opts="$matrix_opts --mem"; mem=$2; shift 2 ;;
 	--set) need_arg "$@"; check_set_word "$2"; matrix_opts="$matrix_opts --set"; sets="$sets $2"; shift 2 ;;
