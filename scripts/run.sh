@@ -180,10 +180,17 @@ uml_pid=""
 status=""
 
 stop_guest() {
-	# UML forks helper processes; they share its process group.
+	# UML forks helper processes; they share its process group.  The
+	# kernel is waited for, the rest of the group die of the same SIGKILL
+	# a moment later: waited for too (bounded: 10 s), so that nothing of
+	# the guest (a holder of a matrix's lock, fd 9) outlives this script
 	if [ -n "$uml_pid" ]; then
 		kill -KILL -- "-$uml_pid" 2>/dev/null || true
 		wait "$uml_pid" 2>/dev/null || true
+		for _ in $(seq 200); do
+			kill -0 -- "-$uml_pid" 2>/dev/null || break
+			sleep 0.05
+		done
 	fi
 	uml_pid=""
 }

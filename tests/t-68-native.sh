@@ -335,3 +335,34 @@ t_native_failed_step_named() {
 	expect_match "$run/console.log" '^reclaimlab-native: native disks: mkfs of xfs failed'
 	expect_native_gone "$run"
 }
+
+# A matrix of the lab's kernel and the host's: every native run alone, no
+# guest and no other native run beside it (parallel's joblog: each job's
+# start and run time), where --jobs 2 would have put one beside a guest
+# (issue 45, item 6).  Both kernels' runs ok.
+t_native_runs_alone_in_a_mixed_matrix() {
+	local m=$TEST_TMP/native-mixed
+	"$RL_TOP/scripts/compare.sh" --kernel lab=lab --kernel host=native --scenario memcg-dd --fs ext4 \
+		--modes vanilla --repeat 2 --jobs 2 --set WRITE_SIZE=16M --results "$m" >"$m.log" 2>&1 ||
+		fail "the mixed matrix failed: $(tail -5 "$m.log")"
+	grep -E 'runs on|native runs next' "$m.log"
+	for r in "$m"/runs/*; do
+		expect_match "$r/status" '^ok$' "${r##*/}"
+	done
+	[ "$(find "$m/runs" -maxdepth 1 -name '*@host.r*' | wc -l)" = 2 ] || fail "not 2 native runs: $(ls "$m/runs")"
+	# joblog: Seq Host Starttime JobRuntime ... Command (the run folder in it)
+	awk -F'\t' '$1 != "Seq" {
+		match($9, /runs\/[^\t]*/); name = substr($9, RSTART + 5, RLENGTH - 5); sub(/\t.*/, "", name)
+		n++; nm[n] = name; s[n] = $3; e[n] = $3 + $4
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			printf "%s %.1f-%.1f\n", nm[i], s[i] - s[1], e[i] - s[1]
+			if (nm[i] !~ /@host\./) continue
+			for (j = 1; j <= n; j++)
+				if (j != i && s[j] < e[i] && s[i] < e[j]) { print "beside " nm[i] ": " nm[j]; bad = 1 }
+		}
+		exit bad
+	}' "$m/hosts.joblog" || fail "a native run ran beside another run"
+	native_expect_left_nothing
+}
