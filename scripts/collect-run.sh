@@ -31,8 +31,12 @@ fi
 	note "host disk full: the filesystem of '$out' ran out of space during the run; its results are incomplete"
 # the console's text, for a terminal: no escape sequences
 first_splat=$(printable "$(head -c 300 "$out/$RL_DERIVED/splats" 2>/dev/null | head -1 || true)")
+# a step of the host's own that failed (the native backend's)
+step=$(conf_value "$out/status" failed_step)
+[ -z "$step" ] || status="host-step"
 case "$status" in
 ok) ;;
+host-step) note "the run ended at its step '$step' (the error above; $out/status has the reason)" ;;
 hung) note "guest hung: killed after $(conf_value "$out/run.conf" timeout)s; console log: $out/console.log" ;;
 crashed) note "guest stopped without reporting a result; console log: $out/console.log${first_splat:+; first splat: $first_splat}" ;;
 splat) note "kernel reported problems (see $out/$RL_DERIVED/splats.txt): $first_splat" ;;

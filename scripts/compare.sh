@@ -158,6 +158,11 @@ check_verdict_of_matrix() {
 	exit "$rc"
 }
 
+# The longest a stopped matrix waits for the last process of its runs
+# (seconds): parallel gives each job 30 s to stop (--termseq), and a
+# guest's processes, SIGKILLed by run.sh, are gone within a second or two
+RL_STOP_WAIT=${RL_STOP_WAIT:-60}
+
 scenarios="fs-completion,memcg-dd"
 filesystems=${RL_FILESYSTEMS// /,}
 modes="patched,vanilla"
@@ -186,7 +191,7 @@ while [ $# -gt 0 ]; do
 	--scenario) need_arg "$@"; matrix_opts="$matrix_opts --scenario"; scenarios=$2; shift 2 ;;
 	--fs) need_arg "$@"; matrix_opts="$matrix_opts --fs"; filesystems=$2; shift 2 ;;
 	--modes) need_arg "$@"; matrix_opts="$matrix_opts --modes"; modes=$2; modes_given=1; shift 2 ;;
-	--kernel) need_arg "$@"; matrix_opts="$matrix_opts --kernel"; kernel_specs="$kernel_specs $2"; shift 2 ;;
+	--kernel) need_arg "$@"; check_kernel_word "$2"; matrix_opts="$matrix_opts --kernel"; kernel_specs="$kernel_specs $2"; shift 2 ;;
 	--profile) need_arg "$@"; matrix_opts="$matrix_opts --profile"; profile=$2; shift 2 ;;
 	--mem) need_arg "$@"; matrix_opts="$matrix_opts --mem"; mem=$2; shift 2 ;;
 	--set) need_arg "$@"; check_set_word "$2"; matrix_opts="$matrix_opts --set"; sets="$sets $2"; shift 2 ;;
@@ -250,6 +255,7 @@ check_words mode "$modes" "$RL_MODES"
 [ -z "$mem" ] || check_guest_mem "$mem"
 check_count --repeat "$repeat" 1 1000
 check_count --jobs "$jobs" 1 256
+check_count RL_STOP_WAIT "$RL_STOP_WAIT" 0 3600
 [ -z "$timeout" ] || check_count --timeout "$timeout" 1 "$RL_MAX_TIMEOUT"
 word_in "$clock" "$RL_CLOCKS" || die "unknown clock '$clock' (valid: $RL_CLOCKS)"
 if [ -n "$hosts_file" ]; then
@@ -357,6 +363,11 @@ for s in $scenarios; do
 	done
 	[ -z "$(scn "$s" swap)" ] || disk_model "$(scn "$s" swap)" >/dev/null
 	check_scenario_fits "$s" "${info[$s]}" "$filesystems" "$mem"
+	# a native run's disk is a sparse file in its run folder
+	for k in $kernel_names; do
+		[ "${kernel_of[$k]}" != native ] || [ -z "$(scn "$s" disk_use)" ] ||
+			native_check_room "${matrix:-${resume:-$RL_RESULTS}}" "$k" "$s" "$(scn "$s" disk_use)"
+	done
 done
 
 [ -n "$matrix" ] || matrix=$RL_RESULTS/compare-$(date +%Y%m%d-%H%M%S)
@@ -414,26 +425,30 @@ run_options() {
 	fi
 }
 
-# write_job_list FILE: the job list of the runs still to do, a line each
+# write_job_list FILE NAME...: the job list of the runs NAME..., a line each
 write_job_list() {
-	local name opts dir
+	local name opts dir file=$1
+	shift
 	dir=$(cd "$matrix" && pwd -P)
-	for name in "${pending[@]}"; do
+	for name in "$@"; do
 		mapfile -t opts < <(run_options "$name")
 		job_line "$dir/runs/$name" "${opts[@]}"
-	done >"$1"
+	done >"$file"
 }
 
-# run_jobs: the runs still to do, run by GNU parallel, the one scheduler of
-# a matrix: MATRIX/jobs.tsv, a line each, and an --sshlogin N/HOST per
-# host: ':' (this machine, --jobs runs at once) without --hosts, else each
-# host of the hosts file.  Each job is scripts/host-run.sh, which runs one
+# run_jobs HOST_ENTRIES SKIPPED NAME...: the runs NAME..., run by GNU
+# parallel, the one scheduler of a matrix: MATRIX/jobs.tsv, a line each,
+# and an --sshlogin N/HOST per host of HOST_ENTRIES ("LOGIN [SLOTS]"
+# lines): ':' (this machine, --jobs runs at once) without --hosts, else
+# each host of the hosts file; SKIPPED runs of the matrix are done before
+# these (for "run k of N").  Each job is scripts/host-run.sh, which runs one
 # run on its host, brings it to MATRIX/runs/NAME and summarizes it.  A
 # remote host first gets the bundle (once: it is named by its content's
 # hash); a host that cannot be reached or take it is left out.
 run_jobs() {
-	local login slots stage="" hash=none logins=() shown="" retried n=0 slot=()
-	write_job_list "$matrix/jobs.tsv"
+	local login slots stage="" hash=none logins=() shown="" retried n=0 slot=() entries=$1 done_before=$2
+	shift 2
+	write_job_list "$matrix/jobs.tsv" "$@"
 	retried=$(lines_of "$matrix/hosts.log")
 	while read -r login slots; do
 		if [ "$login" != : ] && [ -z "$stage" ]; then
@@ -453,10 +468,10 @@ run_jobs() {
 		logins+=(--sshlogin "$slots/$login")
 		shown="$shown $login ($slots at once)"
 		n=$((n + slots))
-	done <<<"$host_entries"
+	done <<<"$entries"
 	[ -z "$stage" ] || rm -rf "$stage"
 	[ -n "$shown" ] || die "no host of $hosts_file can take runs"
-	note "${#pending[@]} runs on${shown//:/this machine}"
+	note "$# runs on${shown//:/this machine}"
 	# This machine alone: the guest of job slot N (parallel's {%}, 1 to
 	# the runs at once) runs on CPU N-1 (modulo the CPUs), a CPU of its
 	# own while the runs at once are no more than the CPUs.  Beside other
@@ -472,7 +487,7 @@ run_jobs() {
 	# dies with compare.sh, even of SIGKILL (its TERM stops every job).
 	setpriv --pdeathsig TERM parallel --plus --ungroup --ssh "$RL_TOP/scripts/parallel-ssh.sh" "${logins[@]}" \
 		--retries "$((${#logins[@]} / 2))" --termseq TERM,30000,KILL,25 --joblog "+$matrix/hosts.joblog" \
-		"exec $(printf %q "$RL_TOP/scripts/host-run.sh") ${slot[*]} --progress {#},$skipped,$total,$n,$(date +%s) {sshlogin} $hash {}" \
+		"exec $(printf %q "$RL_TOP/scripts/host-run.sh") ${slot[*]} --progress {#},$done_before,$total,$n,$(date +%s) {sshlogin} $hash {}" \
 		:::: "$matrix/jobs.tsv" &
 	scheduler=$!
 	# its exit status counts failed jobs; the run folders say which
@@ -502,13 +517,19 @@ bundle_images() {
 
 # Stopped (Ctrl-C, SIGTERM, SIGHUP): parallel stops every job (--termseq);
 # each host-run.sh has its run.sh mark the run interrupted and stop its
-# guest, here or on its host, and brings back what it left.
+# guest, here or on its host, and brings back what it left.  The script
+# ends when the last process of its runs has (bounded: RL_STOP_WAIT), so
+# that a --resume right after it finds the matrix free.
 scheduler=""
 on_signal() {
 	trap - INT TERM HUP
 	note "stopping the running guests"
 	[ -z "$scheduler" ] || kill -TERM "$scheduler" 2>/dev/null || true
 	wait
+	# this script's own hold of the lock let go: the runs' processes are
+	# what holds it now
+	exec 9>&-
+	matrix_wait_free "$matrix" "$RL_STOP_WAIT" || true
 	note "interrupted; finished runs are kept; continue with: scripts/compare.sh --resume $matrix${hosts_file:+ --hosts $hosts_file}"
 	exit 130
 }
@@ -527,14 +548,32 @@ done
 skipped=$((total - ${#pending[@]}))
 
 if [ -n "$job_list" ]; then
-	write_job_list "$job_list"
+	write_job_list "$job_list" "${pending[@]}"
 	note "wrote $job_list: ${#pending[@]} runs, a line each; scripts/run-listed.sh $job_list N runs line N" \
 		"(a Slurm array: sbatch --array=1-${#pending[@]}); then scripts/compare.sh --resume $matrix writes the report"
 	exit 0
 fi
 
 begin=$(date +%s)
-[ "${#pending[@]}" = 0 ] || run_jobs
+# A native run measures the host in real time: it runs alone, after the
+# guests (a guest beside it takes a CPU, and native figures on one CPU
+# are not the host's: docs/calibration.md), one at a time (one native run
+# at a time is also the host's lock, docs/native.md), as
+# bench-calibration.sh runs its native matrix
+lab_runs=() native_runs=()
+for name in "${pending[@]}"; do
+	read -r _ _ _ k _ <<<"$(run_name_parts "$name")"
+	if [ "$k" != - ] && [ "${kernel_of[$k]}" = native ]; then
+		native_runs+=("$name")
+	else
+		lab_runs+=("$name")
+	fi
+done
+[ "${#lab_runs[@]}" = 0 ] || run_jobs "$host_entries" "$skipped" "${lab_runs[@]}"
+if [ "${#native_runs[@]}" != 0 ]; then
+	[ "${#lab_runs[@]}" = 0 ] || note "the native runs next, alone: none beside a guest or another native run"
+	run_jobs ": 1" "$((skipped + ${#lab_runs[@]}))" "${native_runs[@]}"
+fi
 unfinished=0
 for name in "${pending[@]}"; do
 	run_finished "$matrix/runs/$name" || unfinished=$((unfinished + 1))

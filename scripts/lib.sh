@@ -112,5 +112,7 @@ conf_value() {
 . "$RL_TOP/scripts/lib/kernels.sh"
 # shellcheck source=scripts/lib/hosts.sh
 . "$RL_TOP/scripts/lib/hosts.sh"
+# shellcheck source=scripts/lib/native-state.sh
+. "$RL_TOP/scripts/lib/native-state.sh"
 # shellcheck source=scripts/lib/native.sh
 . "$RL_TOP/scripts/lib/native.sh"

@@ -180,18 +180,34 @@ uml_pid=""
 status=""
 
 stop_guest() {
-	# UML forks helper processes; they share its process group.
+	# UML forks helper processes; they share its process group.  The
+	# kernel is waited for, the rest of the group die of the same SIGKILL
+	# a moment later: waited for too (bounded: 10 s), so that nothing of
+	# the guest (a holder of a matrix's lock, fd 9) outlives this script
 	if [ -n "$uml_pid" ]; then
 		kill -KILL -- "-$uml_pid" 2>/dev/null || true
 		wait "$uml_pid" 2>/dev/null || true
+		for _ in $(seq 200); do
+			kill -0 -- "-$uml_pid" 2>/dev/null || break
+			sleep 0.05
+		done
 	fi
 	uml_pid=""
 }
 
 cleanup() {
+	local rc=$? end_rc
 	stop_guest
 	[ -z "${native_state:-}" ] || native_undo "$native_state"
 	[ -z "${guest_cgroup:-}" ] || rmdir "$guest_cgroup" 2>/dev/null || true
+	# a native run that ended at a step of its own (native_fail, or any
+	# error of the script there): its final status names the step
+	if [ "${native_step:-over}" != over ] && [ "$(head -1 "$out/status" 2>/dev/null)" = running ]; then
+		end_rc=0
+		native_end "$out" "$rc" "$(echo "$(date +%s.%N) - ${start:-$(date +%s.%N)}" | bc)" || end_rc=$?
+		rm -rf "$tmp"
+		exit "$end_rc"
+	fi
 	rm -rf "$tmp"
 }
 

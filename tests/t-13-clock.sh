@@ -84,27 +84,24 @@ t_cpu_clock_moves_through_a_stall() {
 # links; not in job.env).  Two runs of one scenario in folders named apart
 # give the same summary rows but the run's name and wall time.
 #
-# A run whose clock stalled (the watchdog moved it with host time: a host
-# so loaded that UML did no counted work for a second) is not a function
-# of its inputs, so such a pair says nothing about the name; it is run
-# once more, and a second stall fails the test.
+# Neither run may stall: a stall is the watchdog moving the clock with
+# host time because UML received 100 of its 10 ms host ticks while the
+# work it did moved the clock by less than 1 ms, that is work the cost
+# model does not count (the loops of issue 29, the host mapping syncs of
+# patch 0030).  That is a defect of the model to find, as the tests below
+# find them, not a pair to run again: until 2026-12-07 a stalled pair was
+# rerun once (issue 45, item 4).
 t_cpu_clock_run_does_not_depend_on_its_folder_name() {
-	local a=$TEST_TMP/n run b=$TEST_TMP/a-much-longer-folder-name.xfs.vanilla@x.r1 try stalled
-	for try in 1 2; do
-		stalled=0
-		for run in "$a" "$b"; do
-			rm -rf "$run"
-			# memcg-dd on xfs: its OOM kills sit on a knife edge that memory
-			# layouts move
-			GUEST_TIMEOUT=600 guest "$run" --scenario memcg-dd --disk xfs --time-travel=cpu >/dev/null ||
-				fail "${run##*/}: $(head -1 "$run/status")"
-			"$RL_HOST_TOOLS/rl-summarize" "$run" || fail "cannot summarize ${run##*/}"
-			run_rows "$run" | cut -f2- | grep -v $'\trun.wall_seconds\t' >"$run.rows"
-			[ "$(summary_value "$run" run.clock_stalled_ticks)" = 0 ] || stalled=1
-		done
-		[ "$stalled" = 1 ] || break
-		echo "try $try: a clock stalled ($(summary_value "$a" run.clock_stalled_ticks) and $(summary_value "$b" run.clock_stalled_ticks) ticks)"
-		[ "$try" = 1 ] || fail "the clock stalled in two tries: the runs depend on host time, not only on their inputs"
+	local a=$TEST_TMP/n run b=$TEST_TMP/a-much-longer-folder-name.xfs.vanilla@x.r1
+	for run in "$a" "$b"; do
+		rm -rf "$run"
+		# memcg-dd on xfs: its OOM kills sit on a knife edge that memory
+		# layouts move
+		GUEST_TIMEOUT=600 guest "$run" --scenario memcg-dd --disk xfs --time-travel=cpu >/dev/null ||
+			fail "${run##*/}: $(head -1 "$run/status")"
+		expect_clock_not_stalled "$run"
+		"$RL_HOST_TOOLS/rl-summarize" "$run" || fail "cannot summarize ${run##*/}"
+		run_rows "$run" | cut -f2- | grep -v $'\trun.wall_seconds\t' >"$run.rows"
 	done
 	grep -m3 -E $'\t(run.simulated_seconds|iostat.ubda.wareq_sz_mean|workload.oom_kills)\t' "$a.rows"
 	diff "$a.rows" "$b.rows" || fail "the folder's name changed the run's figures"

@@ -38,36 +38,25 @@ GDB
 }
 
 # gdb_batch_run DIR [unprivileged]: the writer under gdb --batch, as this
-# user or as the unprivileged test user.  A kernel that `make kernel` is
-# just replacing is waited for once.
+# user or as the unprivileged test user.  Run once: until 2026-12-07 a run
+# whose kernel took SIGTERM at its end under gdb was run again ("KNOWN
+# FAULT"), and one whose kernel `make kernel` was replacing meanwhile too;
+# neither is retried now (issue 45, item 4; the suite replaces no kernel
+# while this file runs alone).  What a SIGTERM ending shows, for its
+# cause: gdb_check_run.
 gdb_batch_run() {
-	local run=$1 who=${2:-} job cmds try
+	local run=$1 who=${2:-} job cmds
 	job=$(gdb_writer_job)
 	cmds=$(gdb_reclaim_cmds)
-	for try in 1 2; do
-		rm -rf "$run"
-		set -- "$RL_TOP/scripts/gdb.sh" --batch "$cmds" --out "$run" --timeout 90 \
-			--time-travel --mem 1G --disk ext4:usb-stick --job "$job"
-		if [ "$who" = unprivileged ]; then
-			unprivileged "$@" 2>"$run.err" || true
-		else
-			"$@" 2>"$run.err" || true
-		fi
-		cat "$run.err"
-		# A known fault, not yet explained (see the session note of
-		# 2026-12-03): once in about four loaded runs the kernel, its
-		# job done and powered down, takes os_dump_core()'s SIGTERM
-		# under gdb ("received signal SIGTERM" in kill()).  It is
-		# retried once, and said so; a second time fails the test.
-		if grep -q 'received signal SIGTERM' "$run/gdb.log" 2>/dev/null && [ "$try" = 1 ]; then
-			echo "KNOWN FAULT: the kernel got SIGTERM at its end under gdb; retrying once"
-			continue
-		fi
-		grep -q 'not in executable format\|kernel .* not found' "$run.err" "$run/gdb.log" \
-			2>/dev/null || break
-		echo "kernel was being rebuilt (try $try); waiting"
-		sleep 10
-	done
+	rm -rf "$run"
+	set -- "$RL_TOP/scripts/gdb.sh" --batch "$cmds" --out "$run" --timeout 90 \
+		--time-travel --mem 1G --disk ext4:usb-stick --job "$job"
+	if [ "$who" = unprivileged ]; then
+		unprivileged "$@" 2>"$run.err" || true
+	else
+		"$@" 2>"$run.err" || true
+	fi
+	cat "$run.err"
 }
 
 # What a batch run under gdb must show.
@@ -107,7 +96,13 @@ gdb_check_run() {
 	if [ "$seen" = 0 ] || [ "$seen" != "$counted" ]; then
 		fail "rl-break-reclaim-wait -trace printed $seen waits, the guest counted $counted"
 	fi
-	if grep -E 'Python Exception|Error in sourced command file|Program received signal|Program terminated' "$log"; then
+	if grep -E 'Python Exception|Error in sourced command file|received signal SIG|Program terminated' "$log"; then
+		# the kernel's end, for the cause of a signal stop: what the
+		# console said last and where gdb saw the signal
+		echo "--- console.log (tail) ---"
+		tail -25 "$run/console.log"
+		echo "--- gdb.log after the signal ---"
+		sed -n '/received signal SIG/,$p' "$log" | head -25
 		fail "gdb reported an error or a signal stop"
 	fi
 	# gdb's output stays out of the console log

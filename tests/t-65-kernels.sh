@@ -19,6 +19,16 @@ t_kernels_bad_specs_are_refused() {
 		expect_match "$out" 'valid:|no series file|no commit' "the refusal of --kernel '$spec'"
 		[ ! -e "$TEST_TMP/kspec" ] || fail "--kernel '$spec' left a matrix folder"
 	done
+	# a value with a space is named whole (it was split first, and the
+	# message named its first word: issue 45, item 3)
+	for spec in 'a b=lab' 'x=series:/tmp/a b' $'x=lab\tb=lab'; do
+		! "$RL_TOP/scripts/compare.sh" --kernel "$spec" --results "$TEST_TMP/kspec" >/dev/null 2>"$out" ||
+			fail "--kernel '$spec' was taken"
+		cat "$out"
+		grep -qF "bad --kernel '$(printable "$spec")' (valid: one NAME=SPEC with no space" "$out" ||
+			fail "the refusal of --kernel '$spec' does not name it whole: $(cat "$out")"
+		[ ! -e "$TEST_TMP/kspec" ] || fail "--kernel '$spec' left a matrix folder"
+	done
 	if "$RL_TOP/scripts/compare.sh" --kernel 6.12=lab --kernel 6.12=lab --results "$TEST_TMP/kspec" >/dev/null 2>"$out"; then
 		fail "the same kernel name twice was taken"
 	fi

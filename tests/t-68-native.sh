@@ -164,3 +164,205 @@ t_native_oom_kills_outside_the_run_not_counted() {
 	"$RL_HOST_TOOLS/rl-collect" "$run" 1 ended >/dev/null || true
 	grep -qx 'oom_kills=1' "$run/status" || fail "rl-collect counted: $(grep oom_kills "$run/status")"
 }
+
+# native_state_unit DIR: a state of a pretend run in DIR (its own
+# RL_NATIVE_STATE), over two images of DIR: A attached to a loop device as
+# the run would have it, B attached to another device that the state names
+# as the run's (a device name reused by another file since): prints
+# "STATE LOOP_A LOOP_B"
+native_state_unit() {
+	local dir=$1 a b la lb
+	mkdir -p "$dir/run/native-disks" "$dir/state"
+	chmod 0700 "$dir/state"
+	a=$dir/run/native-disks/ext4.img b=$dir/other.img
+	truncate -s 16M "$a" "$b"
+	la=$(losetup --show -f "$a") lb=$(losetup --show -f "$b")
+	{
+		echo "owner 999999999"
+		echo "run $dir/run $(native_file_id "$dir/run")"
+		echo "name reclaimlab-native-unit-${dir##*/}"
+		echo "step loop"
+		echo "file $a"
+		echo "image $a $(native_file_id "$a")"
+		echo "loop ${la#/dev/} $a"
+		echo "loop ${lb#/dev/} $a"
+		echo "queue ${lb#/dev/} nr_requests 4"
+	} >"$dir/state/u.1.state"
+	echo "$dir/state/u.1.state ${la#/dev/} ${lb#/dev/}"
+}
+
+# The state's undo, alone: a missing state file is nothing to undo; a loop
+# device is detached only when it is bound to the run's image (by its
+# inode), never by the name the state gives (another file's device now:
+# neither detached nor its queue changed); a device still open is left to
+# go at its last close (autoclear), and the state kept for the next sweep;
+# a second undo of the same state does nothing more.
+t_native_undo_only_what_is_the_runs() {
+	local dir=$TEST_TMP/native-undo state la lb nr out
+	native_undo "$TEST_TMP/no-such.state" || fail "undo of a missing state file failed"
+	read -r state la lb < <(native_state_unit "$dir")
+	nr=$(cat "/sys/block/$lb/queue/nr_requests")
+	# A held open, as by a mount that has not gone yet
+	exec {held}<"/dev/$la"
+	out=$(native_undo "$state" 2>&1) || fail "undo failed: $out"
+	echo "$out"
+	grep -q "/dev/$la is still busy" <<<"$out" || fail "a busy device was not said to be busy: $out"
+	[ -f "$state" ] || fail "the state was removed though /dev/$la was still bound"
+	[ "$(losetup -n -O AUTOCLEAR "/dev/$la" | tr -d ' ')" = 1 ] || fail "/dev/$la is not marked autoclear"
+	exec {held}<&-
+	sleep 0.2
+	[ -z "$(losetup -n -O BACK-FILE "/dev/$la" 2>/dev/null)" ] || fail "/dev/$la was not detached at its last close"
+	native_undo "$state" || fail "the second undo failed"
+	[ ! -f "$state" ] || fail "the state was kept after everything was undone"
+	[ ! -e "$dir/run/native-disks" ] || fail "the run's image was not removed"
+	[ "$(losetup -n -O BACK-FILE "/dev/$lb")" = "$dir/other.img" ] || { losetup -d "/dev/$lb"; fail "/dev/$lb, another file's, was detached"; }
+	[ "$(cat "/sys/block/$lb/queue/nr_requests")" = "$nr" ] || { losetup -d "/dev/$lb"; fail "/dev/$lb's queue was changed"; }
+	native_undo "$state" || fail "undo of a state undone before failed"
+	losetup -d "/dev/$lb"
+	echo "only the run's /dev/$la detached; /dev/$lb (another file's) left as it was"
+}
+
+# native_expect_left_nothing: no loop device over a file of TEST_TMP, no
+# state file, no memory cgroup of a native run
+native_expect_left_nothing() {
+	! losetup -a | grep -F "$TEST_TMP/" || fail "a loop device over a test file is left"
+	! ls /run/reclaimlab-native/*.state 2>/dev/null || fail "a native state file is left"
+	! ls -d /sys/fs/cgroup/memory/reclaimlab-native-* 2>/dev/null || fail "a native run's memory cgroup is left"
+	! grep -F "$TEST_TMP/" /proc/mounts || fail "a mount of a test folder is left"
+}
+
+# Issue 45's probe 1: a native run killed with SIGKILL once its loop device
+# exists, then two native runs at once.  The sweep of the killed run's
+# state is under the lock, once, by whichever run gets the lock first: both
+# runs are ok, the killed run's status is final (interrupted, naming the
+# step it was killed at), and nothing of the three is left.
+t_native_two_runs_after_a_killed_one() {
+	local d=$TEST_TMP/native-probe1 pid p1 p2 r1=0 r2=0 q
+	mkdir -p "$d"
+	"$RL_TOP/scripts/run.sh" --native --scenario memcg-dd --mode vanilla --disk ext4 \
+		--set WRITE_SIZE=512M --out "$d/K" >"$d/K.log" 2>&1 &
+	pid=$!
+	for _ in $(seq 600); do
+		losetup -a | grep -qF "$d/K/" && break
+		sleep 0.05
+	done
+	losetup -a | grep -F "$d/K/" || fail "the first run attached no loop device: $(cat "$d/K.log")"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null || true
+	native "$d/Q1" --scenario memcg-dd --mode vanilla --disk ext4 --set WRITE_SIZE=16M >"$d/Q1.log" 2>&1 &
+	p1=$!
+	native "$d/Q2" --scenario memcg-dd --mode vanilla --disk ext4 --set WRITE_SIZE=16M >"$d/Q2.log" 2>&1 &
+	p2=$!
+	wait "$p1" || r1=$?
+	wait "$p2" || r2=$?
+	cat "$d/Q1.log" "$d/Q2.log"
+	for q in Q1 Q2; do
+		expect_match "$d/$q/status" '^ok$' "$q's status"
+	done
+	[ "$r1$r2" = 00 ] || fail "the runs exited $r1 and $r2"
+	[ "$(cat "$d/Q1.log" "$d/Q2.log" | grep -c "sweeping what native run $d/K left")" = 1 ] ||
+		fail "the killed run was not swept exactly once"
+	expect_match "$d/K/status" '^interrupted$' "the killed run's status"
+	expect_match "$d/K/status" '^failed_step=[a-z]+$' "the killed run's step"
+	grep -E '^(failed_step|reason)=' "$d/K/status"
+	for q in K Q1 Q2; do
+		expect_native_gone "$d/$q"
+	done
+	native_expect_left_nothing
+}
+
+# Issue 45's probe 2: a native run on a 100m tmpfs.  The matrix of the
+# issue is refused before any run, naming the space; run.sh alone makes the
+# image, finds the space short and ends in a final status naming the step;
+# a run whose filesystem fills up under it (another writer) ends failed
+# with host_disk_full and the loop device's "no space" errors in its
+# console.  Nothing left in any case.
+t_native_full_disk_final_status() {
+	local fd=$TEST_TMP/native-fd out rc=0 pid
+	mkdir -p "$fd"
+	mount -t tmpfs -o size=100m tmpfs "$fd" || fail "cannot mount a tmpfs"
+	# shellcheck disable=SC2064 # the folder is known now
+	trap "umount -l '$fd' 2>/dev/null || true" EXIT
+	out=$("$RL_TOP/scripts/compare.sh" --kernel host=native --scenario memcg-dd --fs ext4 --modes vanilla \
+		--repeat 1 --set WRITE_SIZE=128M --timeout 120 --results "$fd/m" 2>&1) && fail "the matrix ran: $out"
+	echo "$out"
+	grep -q "kernel host is native: a run of memcg-dd writes 281.6 MiB into its disk's image.* the filesystem of '$fd/m' has 100.0 MiB free" <<<"$out" ||
+		fail "no clear refusal: $out"
+	[ ! -e "$fd/m" ] || fail "the refused matrix left a folder"
+	native "$fd/r1" --scenario memcg-dd --mode vanilla --disk ext4 --set WRITE_SIZE=128M || rc=$?
+	[ "$rc" = 125 ] || fail "run.sh exited $rc, not 125"
+	cat "$fd/r1/status"
+	expect_match "$fd/r1/status" '^failed$'
+	expect_match "$fd/r1/status" '^failed_step=space$'
+	expect_match "$fd/r1/status" '^reason=native space: not enough space: .* has [0-9.]+ MiB free after mkfs, the run needs 345.6 MiB'
+	expect_native_gone "$fd/r1"
+	rm -rf "$fd/r1"
+	umount "$fd"
+	# room for the run, then filled up by another writer while it writes
+	mount -t tmpfs -o size=300m tmpfs "$fd"
+	native "$fd/r2" --scenario memcg-dd --mode vanilla --disk ext4 --set WRITE_SIZE=64M >"$fd.log" 2>&1 &
+	pid=$!
+	for _ in $(seq 600); do
+		[ -s "$fd/r2/guest/v1-writer1.progress" ] && break
+		sleep 0.05
+	done
+	dd if=/dev/zero of="$fd/filler" bs=1M 2>/dev/null || true
+	rc=0
+	wait "$pid" || rc=$?
+	rm -f "$fd/filler"
+	cat "$fd.log" "$fd/r2/status"
+	[ "$rc" != 0 ] || fail "the run that filled its disk exited 0"
+	expect_match "$fd/r2/status" '^failed$'
+	expect_match "$fd/r2/status" '^host_disk_full=1$'
+	expect_match "$fd/r2/status" '^reason=host disk full: the filesystem of .* filled up during the run'
+	expect_match "$fd/r2/console.log" 'critical space allocation error, dev loop[0-9]+'
+	expect_native_gone "$fd/r2"
+	umount "$fd"
+	trap - EXIT
+	native_expect_left_nothing
+}
+
+# A step of the run that fails ends in a final status naming it: mkfs.xfs
+# refuses a 16M image (RL_DISK_SIZE), and nothing is left.
+t_native_failed_step_named() {
+	local run=$TEST_TMP/native-mkfs rc=0
+	RL_DISK_SIZE=16M native "$run" --scenario memcg-dd --mode vanilla --disk xfs --set WRITE_SIZE=1M || rc=$?
+	cat "$run/status"
+	[ "$rc" = 125 ] || fail "exited $rc, not 125"
+	expect_match "$run/status" '^failed$'
+	expect_match "$run/status" '^failed_step=disks$'
+	expect_match "$run/status" '^reason=native disks: mkfs of xfs failed'
+	expect_match "$run/console.log" '^reclaimlab-native: native disks: mkfs of xfs failed'
+	expect_native_gone "$run"
+}
+
+# A matrix of the lab's kernel and the host's: every native run alone, no
+# guest and no other native run beside it (parallel's joblog: each job's
+# start and run time), where --jobs 2 would have put one beside a guest
+# (issue 45, item 6).  Both kernels' runs ok.
+t_native_runs_alone_in_a_mixed_matrix() {
+	local m=$TEST_TMP/native-mixed
+	"$RL_TOP/scripts/compare.sh" --kernel lab=lab --kernel host=native --scenario memcg-dd --fs ext4 \
+		--modes vanilla --repeat 2 --jobs 2 --set WRITE_SIZE=16M --results "$m" >"$m.log" 2>&1 ||
+		fail "the mixed matrix failed: $(tail -5 "$m.log")"
+	grep -E 'runs on|native runs next' "$m.log"
+	for r in "$m"/runs/*; do
+		expect_match "$r/status" '^ok$' "${r##*/}"
+	done
+	[ "$(find "$m/runs" -maxdepth 1 -name '*@host.r*' | wc -l)" = 2 ] || fail "not 2 native runs: $(ls "$m/runs")"
+	# joblog: Seq Host Starttime JobRuntime ... Command (the run folder in it)
+	awk -F'\t' '$1 != "Seq" {
+		match($9, /runs\/[^\t]*/); name = substr($9, RSTART + 5, RLENGTH - 5); sub(/\t.*/, "", name)
+		n++; nm[n] = name; s[n] = $3; e[n] = $3 + $4
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			printf "%s %.1f-%.1f\n", nm[i], s[i] - s[1], e[i] - s[1]
+			if (nm[i] !~ /@host\./) continue
+			for (j = 1; j <= n; j++)
+				if (j != i && s[j] < e[i] && s[i] < e[j]) { print "beside " nm[i] ": " nm[j]; bad = 1 }
+		}
+		exit bad
+	}' "$m/hosts.joblog" || fail "a native run ran beside another run"
+	native_expect_left_nothing
+}

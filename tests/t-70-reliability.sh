@@ -35,6 +35,10 @@ t_interrupted_matrix_resumes() {
 	kill -TERM "$pid"
 	wait "$pid" && fail "an interrupted compare exited 0"
 	cat "$TEST_TMP/interrupt.log"
+	# no process of its runs outlives it: the matrix is free at once (it
+	# was not once, and the resume below said "matrix is in use")
+	flock -n "$m/.lock" true ||
+		fail "the matrix is still in use after the interrupted compare.sh exited (pids: $(fuser "$m/.lock" 2>&1))"
 	for r in "$m"/runs/*; do
 		expect_no_uml_left "$(basename "$r")"
 	done
@@ -47,6 +51,36 @@ t_interrupted_matrix_resumes() {
 		[ "$(head -1 "$r/status")" = ok ] || fail "$(basename "$r") is $(head -1 "$r/status") after resume"
 	done
 	[ -s "$m/report.md" ] || fail "no report after resume"
+}
+
+# matrix_wait_free, what an interrupted compare.sh waits with: a process
+# outside its job's process group (a guest's session, an ssh client's
+# background process) that still holds the matrix's lock is waited for,
+# and past the bound named.
+t_stopped_matrix_waits_for_its_runs() {
+	local d=$TEST_TMP/wait-free t0 out holder
+	mkdir -p "$d"
+	(
+		exec 9>>"$d/.lock"
+		flock 9
+		setsid sleep 2 &
+	)
+	! flock -n "$d/.lock" true || fail "the pretend run does not hold the lock"
+	t0=$(date +%s)
+	matrix_wait_free "$d" 30 || fail "the lock was not let go within 30 s"
+	echo "free after $(($(date +%s) - t0)) s"
+	[ $(($(date +%s) - t0)) -ge 1 ] || fail "matrix_wait_free did not wait for the holder"
+	(
+		exec 9>>"$d/.lock"
+		flock 9
+		setsid sleep 30 &
+		echo $! >"$d/holder"
+	)
+	holder=$(cat "$d/holder")
+	out=$(matrix_wait_free "$d" 1 2>&1) && { kill "$holder"; fail "a lock held 30 s was taken in 1"; }
+	kill "$holder"
+	echo "$out"
+	grep -q "still hold $d after 1s (pids:.*$holder" <<<"$out" || fail "the holder was not named: $out"
 }
 
 t_compare_bad_input() {

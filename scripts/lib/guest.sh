@@ -182,7 +182,8 @@ sweep_stale_tmpdirs() {
 	local stale owner
 	for stale in "${RL_TMPDIR:-/dev/shm}"/reclaimlab.*/owner; do
 		[ -O "$stale" ] || continue
-		owner=$(head -c 20 "$stale")
+		# another runner's sweep may have removed it since the glob
+		owner=$(head -c 20 "$stale" 2>/dev/null) || continue
 		[[ "$owner" =~ ^[0-9]+$ ]] || continue
 		kill -0 "$owner" 2>/dev/null || rm -rf "${stale%/owner}"
 	done

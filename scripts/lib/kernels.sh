@@ -31,6 +31,14 @@ check_kernel_name() {
 # kernel_spec NAME=SPEC: check a --kernel and print it with DIR or REPO
 # made absolute (matrix.conf keeps it so, for --resume from anywhere); die
 # naming what is wrong
+# check_kernel_word VALUE: die unless one --kernel is one word, checked
+# whole before the list of kernels is split on spaces (a space in it would
+# make two, and the message would name a piece of it)
+check_kernel_word() {
+	[[ "$1" =~ ^[^[:space:]]+$ ]] ||
+		die "bad --kernel '$(printable "$1")' (valid: one NAME=SPEC with no space, SPEC one of: $RL_KERNEL_SPECS; give --kernel once per kernel)"
+}
+
 kernel_spec() {
 	local name=${1%%=*} spec=${1#*=} path rev
 	[[ "$1" == *=* ]] || die "bad --kernel '$1' (valid: NAME=SPEC, SPEC one of: $RL_KERNEL_SPECS)"

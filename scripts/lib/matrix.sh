@@ -24,6 +24,26 @@ matrix_choices() {
 	done
 }
 
+# matrix_wait_free MATRIX SECONDS: wait, at most SECONDS, until no process
+# holds MATRIX's lock (.lock: compare.sh holds it on fd 9, and every
+# process it starts inherits it, so a run's last process lets it go) and
+# a --resume would find the matrix free; else say which processes hold it
+# and fail.  The caller has let go of its own hold.  parallel's end is
+# not the runs' end: it waits for each job's process group, and a guest is
+# in a session of its own (run.sh's setsid), whose processes die of
+# run.sh's SIGKILL a moment after the kernel it waited for.
+matrix_wait_free() {
+	local fd
+	exec {fd}>>"$1/.lock"
+	if flock -w "$2" "$fd"; then
+		exec {fd}>&-
+		return 0
+	fi
+	exec {fd}>&-
+	note "processes of the matrix's runs still hold $1 after ${2}s (pids:$(fuser "$1/.lock" 2>/dev/null | tr -s ' '))"
+	return 1
+}
+
 # create_matrix_folder DIR [RESUME]: make DIR and DIR/runs, or die: DIR
 # holds anything and RESUME is empty (results are never mixed), or cannot
 # be written

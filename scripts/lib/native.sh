@@ -1,13 +1,14 @@
-# shellcheck shell=bash disable=SC2034 # native_hung, native_state: run.sh's
+# shellcheck shell=bash disable=SC2034 # native_hung, native_state, native_step: run.sh's
 # The native backend (run.sh --native, compare.sh --kernel NAME=native): a
 # scenario on the running host kernel instead of a UML guest, into the same
 # run folder (run.conf, guest/, console.log, status), so that collect,
 # summarize and report read it as they read a guest's.  Needs root.  Why
 # each piece is as it is: docs/native.md.  Sourced by lib.sh.
 #
-# What a run makes on the host, each recorded in its state file (below)
-# before it is made, and undone by native_undo on every exit path, or by
-# the next native run's sweep when the runner was killed with SIGKILL:
+# What a run makes on the host, each recorded in its state file
+# (native-state.sh) before it is made, and undone by native_undo on every
+# exit path, or by the next native run's sweep when the runner was killed
+# with SIGKILL:
 #   a loop device      over RUN/native-disks/FS.img (the marker: its backing
 #                      file, a path under the run folder), with its queue's
 #                      max_sectors_kb, rotational and nr_requests (put back)
@@ -19,10 +20,6 @@
 # Mounts are the run's own: a mount and pid namespace (unshare) whose root
 # is a tmpfs (native_init); they end with its last process.
 
-# the state files of running native runs: root's alone
-RL_NATIVE_STATE=${RL_NATIVE_STATE:-/run/reclaimlab-native}
-RL_NATIVE_MEMCG=/sys/fs/cgroup/memory
-RL_NATIVE_BLKIO=/sys/fs/cgroup/blkio
 # the one mode natively: every other mode sets the series' knobs, which the
 # host's kernel lacks (or, for mglru's, would change the host)
 RL_NATIVE_MODES=vanilla
@@ -96,6 +93,21 @@ native_check_run() {
 	[ "$(wc -w <<<"$disks")" -le 8 ] || die "too many disks for --native (valid: at most 8)"
 }
 
+# native_check_room DIR KERNEL SCENARIO USE: die unless the filesystem of
+# DIR (a matrix folder, or the nearest folder above it that is there) has
+# the room a native run of SCENARIO needs at least: USE bytes (its
+# SCN_DISK_USE) and a tenth more for metadata into the sparse image in its
+# run folder, and RL_MIN_FREE; run.sh checks again after mkfs, with what
+# mkfs took (native_space_check)
+native_check_room() {
+	local d=$1 need free
+	while [ ! -d "$d" ]; do d=$(dirname "$d"); done
+	need=$(($4 + $4 / 10 + $(size_bytes "$RL_MIN_FREE")))
+	free=$(avail_bytes "$d")
+	[ "${free:-0}" -ge "$need" ] ||
+		die "kernel $2 is native: a run of $3 writes $(human_size $(($4 + $4 / 10))) into its disk's image, a file in its run folder (docs/native.md), and with RL_MIN_FREE=$RL_MIN_FREE needs $(human_size "$need") at least; the filesystem of '$1' has $(human_size "${free:-0}") free: give --results on a larger one, or smaller sizes"
+}
+
 # native_unmeasured: why this run cannot be measured on the host's kernel
 # (a line), or nothing (run.sh's variables)
 # shellcheck disable=SC2154 # the variables are run.sh's
@@ -120,9 +132,26 @@ native_unmeasured() {
 	fi
 }
 
-# native_state_add STATE LINE: record LINE in the run's state file
-native_state_add() {
-	printf '%s\n' "$2" >>"$1"
+# native_step STEP: the run is at STEP now (its state file records it, so
+# that the sweep of a killed run names it; a failure names it too)
+native_step() {
+	native_step=$1
+	[ -z "${native_state:-}" ] || [ ! -f "$native_state" ] ||
+		native_state_add "$native_state" "step $1" || native_fail "cannot write the state file $native_state"
+}
+
+# native_fail REASON: the run ends at its step (native_step): REASON is
+# kept for its final status, which run.sh's cleanup has rl-collect write
+# (native_end) once what the run made is undone
+native_fail() {
+	native_failure=$1
+	die "native ${native_step:-start}: $1"
+}
+
+# native_record STATE LINE: record LINE before making the thing it names;
+# nothing is made when it cannot be recorded
+native_record() {
+	native_state_add "$1" "$2" || native_fail "cannot write the state file $1 (a full /run?)"
 }
 
 # native_queue_set STATE DEV FILE VALUE: set /sys/block/DEV/queue/FILE to
@@ -131,59 +160,106 @@ native_state_add() {
 native_queue_set() {
 	local f=/sys/block/$2/queue/$3 old now
 	old=$(cat "$f" 2>/dev/null) || { echo "$2 $3=$4: no such setting"; return 0; }
-	native_state_add "$1" "queue $2 $3 $old"
+	native_record "$1" "queue $2 $3 $old"
 	echo "$4" >"$f" 2>/dev/null || true
 	now=$(cat "$f" 2>/dev/null)
 	echo "$2 $3=$4: ${now:-unreadable} (was $old)"
 }
 
+# native_space_check OUT IMAGE...: fail unless the filesystem of the run
+# folder OUT can take what the run may still write into its images (sparse
+# files there, which grow as the run's filesystems write) and RL_MIN_FREE
+# for the run's own files.  A scenario declares what it writes on its first
+# disk (SCN_DISK_USE; a tenth more for the filesystem's metadata and
+# journal, as check_scenario_fits); without it, each image may grow to its
+# whole size.  What mkfs wrote is already taken (measured here: ext4 67
+# MiB, xfs 64 MiB, btrfs 4.6 MiB of a 6G image).
+# shellcheck disable=SC2154 # scenario_data is run.sh's
+native_space_check() {
+	local out=$1 img need=0 use="" free what
+	shift
+	[ -z "${scenario:-}" ] || use=$(info_value "$scenario_data" disk_use)
+	if [ -n "$use" ]; then
+		need=$((use + use / 10))
+		what="$(human_size "$need") that $scenario writes on its disk ($(info_value "$scenario_data" disk_use_desc), +10% for metadata)"
+	else
+		for img in "$@"; do
+			need=$((need + $(stat -c %s "$img") - $(stat -c '%b * %B' "$img")))
+		done
+		what="$(human_size "$need") that the images may grow by (a job declares no disk use)"
+	fi
+	need=$((need + $(size_bytes "$RL_MIN_FREE")))
+	free=$(avail_bytes "$out")
+	[ "${free:-0}" -ge "$need" ] ||
+		native_fail "not enough space: $out has $(human_size "${free:-0}") free after mkfs, the run needs $(human_size "$need"): $what, and RL_MIN_FREE=$RL_MIN_FREE for its files"
+}
+
 # native_disks STATE OUT: each disk of run.sh's $disks made as the lab
 # makes its image (the catalogue's mkfs, on a sparse file of RL_DISK_SIZE
-# in OUT/native-disks), then a loop device over it with its profile's
-# request size, rotational flag, queue depth and bandwidths.  Sets
-# native_list to "/dev/loopN:FS:OPTIONS ..." for native_init; what each
-# device took goes to OUT/native-disks.txt.
+# in OUT/native-disks), the free space checked against what the run may
+# write into them (native_space_check), then a loop device over each with
+# its profile's request size, rotational flag, queue depth and bandwidths.
+# Sets native_list to "/dev/loopN:FS:OPTIONS ..." for native_init and
+# native_devs to the loop devices' names; what each device took goes to
+# OUT/native-disks.txt.
 # shellcheck disable=SC2154 # $disks is run.sh's
 native_disks() {
-	local state=$1 out=$2 d fs img dev name model mkfs kb rot qd rbw wbw mm size=${RL_DISK_SIZE:-6G} facts
-	native_list=""
+	local state=$1 out=$2 d fs img dev name model mkfs kb rot qd rbw wbw mm size=${RL_DISK_SIZE:-6G} facts imgs=()
+	native_list="" native_devs=""
 	facts=$out/native-disks.txt
-	mkdir -m 0700 "$out/native-disks"
+	native_step disks
+	mkdir -m 0700 "$out/native-disks" || native_fail "cannot create $out/native-disks"
+	for d in $disks; do
+		fs=$(disk_fs "$d")
+		img=$out/native-disks/$fs.img
+		native_record "$state" "file $img"
+		read -r -a mkfs <<<"$(catalogue_field fs "$fs" 5)"
+		truncate -s "$size" "$img" || native_fail "cannot create $img"
+		native_record "$state" "image $img $(native_file_id "$img")"
+		"${mkfs[@]}" "$img" >"$img.log" 2>&1 || native_fail "mkfs of $fs failed: $(tail -2 "$img.log" | tr '\n' ' ')"
+		rm -f "$img.log"
+		imgs+=("$img")
+	done
+	native_step space
+	native_space_check "$out" "${imgs[@]}"
+	native_step loop
 	for d in $disks; do
 		fs=$(disk_fs "$d")
 		img=$out/native-disks/$fs.img
 		model=$(disk_model "$(disk_profile "$d")")
-		native_state_add "$state" "file $img"
-		read -r -a mkfs <<<"$(catalogue_field fs "$fs" 5)"
-		truncate -s "$size" "$img" || die "cannot create $img"
-		"${mkfs[@]}" "$img" >"$img.log" 2>&1 || die "mkfs of $fs failed: $(tail -2 "$img.log")"
-		rm -f "$img.log"
 		# direct IO to the backing file: the host's page cache holds the
-		# run's pages once, charged to the run, not again under the loop
-		dev=$(losetup --direct-io=on --show -f "$img") || die "losetup of $img failed"
+		# run's pages once, charged to the run, not again under the loop.
+		# A device attached before its line below is written is found by
+		# the image's inode (native_undo).
+		dev=$(losetup --direct-io=on --show -f "$img") || native_fail "losetup of $img failed"
 		name=${dev#/dev/}
-		native_state_add "$state" "loop $name $img"
+		native_record "$state" "loop $name $img"
+		native_devs="$native_devs $name"
 		kb=$(model_value "$model" max_kb) rot=$(model_value "$model" rot) qd=$(model_value "$model" qd)
 		rbw=$(model_value "$model" rbw) wbw=$(model_value "$model" wbw)
-		mm=$(cat "/sys/block/$name/dev")
+		mm=$(cat "/sys/block/$name/dev") || native_fail "no /sys/block/$name/dev"
 		{
 			echo "$name fs=$fs backing=$img dio=$(cat "/sys/block/$name/loop/dio" 2>/dev/null) profile=$model"
 			native_queue_set "$state" "$name" max_sectors_kb "${kb:-512}"
 			native_queue_set "$state" "$name" rotational "${rot:-0}"
 			native_queue_set "$state" "$name" nr_requests "${qd:-64}"
-		} >>"$facts"
+		} >>"$facts" || native_fail "cannot write $facts"
 		# kB/s of 1000 bytes, as the profile gives them; 0 is unlimited
-		if [ "${rbw:-0}" != 0 ] || [ "${wbw:-0}" != 0 ]; then
+		rbw=$((${rbw:-0} * 1000)) wbw=$((${wbw:-0} * 1000))
+		if [ "$rbw" != 0 ] || [ "$wbw" != 0 ]; then
 			[ -w "$RL_NATIVE_BLKIO/blkio.throttle.write_bps_device" ] ||
-				die "--native needs cgroup v1's blkio throttle ($RL_NATIVE_BLKIO) for the profile's bandwidths"
-			native_state_add "$state" "throttle $name $mm"
-			[ "${rbw:-0}" = 0 ] || echo "$mm $((rbw * 1000))" >"$RL_NATIVE_BLKIO/blkio.throttle.read_bps_device"
-			[ "${wbw:-0}" = 0 ] || echo "$mm $((wbw * 1000))" >"$RL_NATIVE_BLKIO/blkio.throttle.write_bps_device"
-			echo "$name throttle read_bps=$((${rbw:-0} * 1000)) write_bps=$((${wbw:-0} * 1000)) (blkio v1, root group)" >>"$facts"
+				native_fail "--native needs cgroup v1's blkio throttle ($RL_NATIVE_BLKIO) for the profile's bandwidths"
+			native_record "$state" "throttle $name $mm $rbw $wbw"
+			[ "$rbw" = 0 ] || echo "$mm $rbw" >"$RL_NATIVE_BLKIO/blkio.throttle.read_bps_device" ||
+				native_fail "cannot set the read throttle of $name"
+			[ "$wbw" = 0 ] || echo "$mm $wbw" >"$RL_NATIVE_BLKIO/blkio.throttle.write_bps_device" ||
+				native_fail "cannot set the write throttle of $name"
+			echo "$name throttle read_bps=$rbw write_bps=$wbw (blkio v1, root group)" >>"$facts" ||
+				native_fail "cannot write $facts"
 		fi
 		native_list="$native_list $dev:$fs:$(catalogue_field fs "$fs" 4)"
 	done
-	native_list=${native_list# }
+	native_list=${native_list# } native_devs=${native_devs# }
 }
 
 # model_value "name=P,k=v,..." KEY: the value of KEY in a disk model
@@ -202,114 +278,13 @@ native_trace_instance() {
 		else [ ! -d "/sys/kernel/tracing/instances/$1" ] || rmdir "/sys/kernel/tracing/instances/$1"; fi' "$1" "$2"
 }
 
-# native_restore_device STATE DEV: the loop device DEV as the run found
-# it: no throttle rule of its device number, its queue's settings as the
-# state file recorded them before the run changed them
-native_restore_device() {
-	local dev rules kind d f v
-	dev=$(cat "/sys/block/$2/dev" 2>/dev/null) || return 0
-	for rules in read_bps_device write_bps_device; do
-		! grep -q "^$dev " "$RL_NATIVE_BLKIO/blkio.throttle.$rules" 2>/dev/null ||
-			echo "$dev 0" >"$RL_NATIVE_BLKIO/blkio.throttle.$rules" || true
-	done
-	while read -r kind d f v; do
-		[ "$kind $d" = "queue $2" ] || continue
-		case "$f" in
-		max_sectors_kb | rotational | nr_requests) echo "$v" >"/sys/block/$2/queue/$f" 2>/dev/null || true ;;
-		esac
-	done <"$state"
-}
-
-# native_undo STATE: undo what the state file STATE records, whatever
-# state the run was left in, then remove STATE.  Each thing is recognised
-# by its marker, checked against the file: a loop device only while its
-# backing file is the run's, the cgroups and trace instance by the run's
-# name.  Safe to repeat.
-native_undo() {
-	local state=$1 kind a b name dev cg pids line state_lines
-	[ -f "$state" ] || return 0
-	name=$(sed -n 's/^name \(reclaimlab-native-[A-Za-z0-9._+@:-]*\)$/\1/p' "$state" | head -1)
-	[ -n "$name" ] || { note "native state $state names no run; left as it is"; return 0; }
-	cg=$RL_NATIVE_MEMCG/$name
-	# the run's processes, if any outlived their pid namespace
-	if [ -d "$cg" ]; then
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			pids=$(find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null | sort -u)
-			[ -n "$pids" ] || break
-			# shellcheck disable=SC2086 # pids
-			kill -KILL $pids 2>/dev/null || true
-			sleep 0.2
-		done
-	fi
-	mapfile -t state_lines <"$state"
-	# the loop devices still backed by the run's files: throttle rules
-	# and queue settings first, while the device is still the run's
-	for line in "${state_lines[@]}"; do
-		read -r kind a b _ <<<"$line"
-		{ [ "$kind" = loop ] && [[ "$a" =~ ^loop[0-9]+$ ]]; } || continue
-		[ "$(cat "/sys/block/$a/loop/backing_file" 2>/dev/null)" = "$b" ] || continue
-		native_restore_device "$state" "$a"
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			losetup -d "/dev/$a" 2>/dev/null && break
-			sleep 0.5
-		done
-		[ "$(cat "/sys/block/$a/loop/backing_file" 2>/dev/null)" != "$b" ] ||
-			note "loop device /dev/$a of $b is still busy; it goes when its last user does (autoclear)"
-	done
-	for line in "${state_lines[@]}"; do
-		read -r kind a b _ <<<"$line"
-		case "$kind" in
-		throttle)
-			# a device detached before its rules went (a runner
-			# killed in its undo)
-			[[ "$a" =~ ^loop[0-9]+$ ]] || continue
-			[ -e "/sys/block/$a/loop/backing_file" ] || native_restore_device "$state" "$a"
-			;;
-		file)
-			# a loop device attached before its line was written:
-			# found by its backing file
-			for dev in $(losetup -n -O NAME -j "$a" 2>/dev/null); do
-				if [ "$(losetup -n -O BACK-FILE "$dev" 2>/dev/null)" = "$a" ]; then
-					losetup -d "$dev" 2>/dev/null || true
-				fi
-			done
-			if [[ "$a" == */native-disks/*.img ]]; then
-				rm -f "$a"
-				rmdir "${a%/*}" 2>/dev/null || true
-			fi
-			;;
-		esac
-	done
-	# the cgroups, the scenario's below the scratch parent first
-	if [ -d "$cg" ]; then
-		find "$cg" -depth -type d -exec rmdir {} + 2>/dev/null || true
-		[ ! -d "$cg" ] || note "cgroup $cg could not be removed"
-	fi
-	for line in "${state_lines[@]}"; do
-		read -r kind a _ <<<"$line"
-		if [ "$kind" = pids ] && [[ "$a" =~ ^/sys/fs/cgroup/(pids/)?reclaimlab-[A-Za-z0-9._+@:-]+$ ]]; then
-			rmdir "$a" 2>/dev/null || true
-		fi
-	done
-	native_trace_instance remove "$name" 2>/dev/null || note "trace instance $name could not be removed"
-	rm -f "$state"
-}
-
-# native_sweep: undo what native runs killed with SIGKILL left: each state
-# file whose owner process is gone.  The registry is root's: a folder
-# anyone else could write to is refused.
-native_sweep() {
-	local state owner
-	[ -d "$RL_NATIVE_STATE" ] || mkdir -m 0700 "$RL_NATIVE_STATE"
-	{ [ -O "$RL_NATIVE_STATE" ] && [ ! -L "$RL_NATIVE_STATE" ] && [ "$(stat -c %a "$RL_NATIVE_STATE")" = 700 ]; } ||
-		die "$RL_NATIVE_STATE is not root's alone (mode 0700, not a link); remove it"
-	for state in "$RL_NATIVE_STATE"/*.state; do
-		[ -f "$state" ] || continue
-		owner=$(sed -n 's/^owner \([0-9]\{1,10\}\)$/\1/p' "$state" | head -1)
-		{ [ -n "$owner" ] && kill -0 "$owner" 2>/dev/null; } && continue
-		note "sweeping what native run $(sed -n 's/^run //p' "$state" | head -1) left (runner $owner gone)"
-		native_undo "$state"
-	done
+# native_init_end OUT RC: native_init's exit: without the job's exit
+# status, OUT/host-failure names the step it ended at
+native_init_end() {
+	[ -f "$1/$RL_GUEST/exit-status" ] ||
+		printf 'step=%s\nreason=native %s: %s\n' "$native_init_step" "$native_init_step" \
+			"${native_init_why:-the namespace of the run ended with status $2 before the job left an exit status (console.log)}" \
+			>>"$1/host-failure" || true
 }
 
 # native_init ROOT OUT TRACE-NAME MEMCG KMSG-MARK DISK...: PID 1 of the
@@ -318,10 +293,14 @@ native_sweep() {
 # guest/, /mnt/FS, /tmp, /cgroup/memory = the scratch cgroup MEMCG,
 # /sys/kernel/tracing = the run's trace instance) and the host's /usr and
 # /etc read-only, the disks (/dev/loopN:FS:OPTIONS) mounted, the job run
-# in a chroot there; its exit status in guest/exit-status.
+# in a chroot there; its exit status in guest/exit-status.  Where it ends
+# without one (a mount that failed, a step of its own that failed, a job
+# that left none), OUT/host-failure names the step.
 native_init() {
 	local root=$1 out=$2 trace=$3 memcg=$4 mark=$5 d dev fs opts l status=0
 	shift 5
+	native_init_step=namespace native_init_why=""
+	trap 'native_init_end "$out" $?' EXIT
 	mount -t tmpfs -o mode=0755,size=64m reclaimlab-native "$root"
 	mkdir -p "$root"/{usr,etc,dev,proc,sys,tmp,mnt,root,results,cgroup/memory,reclaimlab/bin,reclaimlab/scenarios}
 	chmod 1777 "$root/tmp"
@@ -356,12 +335,16 @@ native_init() {
 		opts=${fs#*:} fs=${fs%%:*}
 		echo "$dev $fs $opts" >>"$root/tmp/rl-disks"
 		mkdir -p "$root/mnt/$fs"
+		native_init_step=mount
 		mount -t "$fs" -o "$opts" "$dev" "$root/mnt/$fs" || {
 			echo "reclaimlab-native: cannot mount $dev ($fs) on /mnt/$fs"
+			native_init_why="cannot mount $dev ($fs) on /mnt/$fs (console.log)"
 			status=125
 		}
 	done
 	uname -r >"$root/results/kernel-release"
+	native_init_step=job
+	native_init_why="the job left no exit status (killed?)"
 	if [ "$status" = 0 ]; then
 		# the guest's environment, as rootfs/init and job.env give it
 		# shellcheck disable=SC2016 # the chroot's shell expands them
@@ -374,6 +357,8 @@ native_init() {
 			( sh /results/job.sh; echo $? >/tmp/job-status ) 2>&1 | tee /results/guest.log
 			cp /tmp/job-status /results/exit-status' || true
 	else
+		native_init_step=mount
+		printf 'step=mount\nreason=native mount: %s\n' "$native_init_why" >>"$out/host-failure"
 		echo "$status" >"$root/results/exit-status"
 	fi
 	while read -r dev fs _; do
@@ -382,26 +367,29 @@ native_init() {
 	sync
 }
 
-# native_boot OUT TMP RUN_ID TIMEOUT: run.sh's guest boot, natively: make
-# the run's disks, cgroup and trace instance, run the job (native_init) in
-# a mount and pid namespace of its own within TIMEOUT seconds, add the
-# kernel's messages of the run to console.log, undo what it made.  Sets
+# native_boot OUT TMP RUN_ID TIMEOUT: run.sh's guest boot, natively: wait
+# for the host's native lock and sweep what runs that are over left, make
+# the run's cgroup, trace instance and disks, run the job (native_init) in
+# a mount and pid namespace of its own within TIMEOUT seconds, undo what
+# it made, add the kernel's messages of the run to console.log.  Sets
 # native_state (what native_undo undoes: run.sh's cleanup calls it too),
-# uml_pid (the namespace's process group, which run.sh's stop_guest kills)
-# and native_hung (1 if the watchdog ended the run).  A run this host
-# cannot measure gets its status here
-# ("not-measured" and the reason) and run.sh exits 77.
+# native_step (the step the run is at: done at the end), uml_pid (the
+# namespace's process group, which run.sh's stop_guest kills) and
+# native_hung (1 if the watchdog ended the run).  A step that fails ends
+# the run through native_fail, and run.sh's cleanup gives it its final
+# status (native_end).  A run this host cannot measure gets its status
+# here ("not-measured" and the reason) and run.sh exits 77.
 # shellcheck disable=SC2154 # guest_limit is run.sh's
 native_boot() {
-	local out=$1 tmp=$2 run_id=$3 timeout=$4 name why mark memcg mem_bytes native_lock
+	local out=$1 tmp=$2 run_id=$3 timeout=$4 name why mark memcg mem_bytes kmsg full dev
 	name=$(native_name "$run_id")
+	native_failure="" native_disk_full=""
 	# one native run at a time on a host: the trace instance, /proc/vmstat
 	# and the host's memory are the kernel's, not the run's, and two runs
-	# would read each other's events (a matrix's runs wait their turn)
-	native_sweep
-	exec {native_lock}>>"$RL_NATIVE_STATE/lock"
-	flock "$native_lock"
-	native_sweep
+	# would read each other's events (a matrix's runs wait their turn);
+	# the sweep is under the lock (native-state.sh)
+	native_step lock
+	native_lock
 	why=$(native_unmeasured)
 	if [ -n "$why" ]; then
 		echo "reclaimlab-native: not measured on $(uname -r): $why" >"$out/console.log"
@@ -409,26 +397,31 @@ native_boot() {
 		note "not measured natively: $why"
 		exit "$RL_NATIVE_UNMEASURED"
 	fi
+	native_step tools
 	[ -x "$RL_NATIVE_TOOLS/rl-dd" ] ||
 		make -s -C "$RL_TOP/rootfs/tools" OUT="$RL_NATIVE_TOOLS" >/dev/null ||
-		die "cannot build the rl-* tools (make -C rootfs/tools)"
+		native_fail "cannot build the rl-* tools (make -C rootfs/tools)"
+	native_step state
 	native_state=$RL_NATIVE_STATE/$run_id.$$.state
 	{
 		echo "owner $$"
-		echo "run $out"
+		echo "run $out $(native_file_id "$out")"
 		echo "name $name"
 		[ -z "${guest_cgroup:-}" ] || echo "pids $guest_cgroup"
-	} >"$native_state"
+	} >"$native_state" || native_fail "cannot write the state file $native_state (a full /run?)"
+	native_step cgroup
 	memcg=$RL_NATIVE_MEMCG/$name
-	mkdir "$memcg" || die "cannot create the run's memory cgroup $memcg"
+	mkdir "$memcg" || native_fail "cannot create the run's memory cgroup $memcg"
 	# SCN_MEM, the guest's memory: the limit of everything the run does
 	mem_bytes=$(size_bytes "$mem")
-	echo "$mem_bytes" >"$memcg/memory.limit_in_bytes"
-	native_trace_instance add "$name" || die "cannot create the trace instance $name"
+	echo "$mem_bytes" >"$memcg/memory.limit_in_bytes" || native_fail "cannot limit $memcg to $mem"
+	native_step trace
+	native_trace_instance add "$name" || native_fail "cannot create the trace instance $name"
 	native_disks "$native_state" "$out"
+	native_step job
 	mark="reclaimlab-native: run $run_id"
 	# the start of the run's window in the kernel's log
-	echo "$mark starts" >/dev/kmsg
+	echo "$mark starts" >/dev/kmsg || native_fail "cannot write the run's mark to /dev/kmsg"
 	mkdir -m 0700 "$tmp/root"
 	# shellcheck disable=SC2016,SC2086 # the inner shell's; $list is words
 	setsid "${guest_limit[@]}" sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$memcg" \
@@ -442,9 +435,50 @@ native_boot() {
 		wait_guest "$uml_pid" "$timeout" || native_hung=1
 		stop_guest
 	} 2>/dev/null
+	# The kernel's messages of the run, kept in TMP (RL_TMPDIR, not the run
+	# folder's filesystem) until the undo has freed the images' space: a
+	# run folder's filesystem that filled up is told by the loop devices'
+	# write errors (BLK_STS_NOSPC) or by its free space now
+	native_step messages
+	kmsg=$tmp/kmsg
+	dmesg | native_run_messages "$mark starts" "/$name" >"$kmsg" || true
+	full=""
+	for dev in $native_devs; do
+		! grep -q "critical space allocation error, dev $dev," "$kmsg" || full="$full $dev"
+	done
+	if [ -n "$full" ] || [ "$(avail_bytes "$out")" -lt $((1 << 20)) ]; then
+		native_disk_full="the filesystem of $out filled up during the run: the disks' images there could not grow${full:+ (write errors of no space on${full})}"
+	fi
+	native_step undo
+	native_undo "$native_state"
 	{
 		echo "reclaimlab-native: the kernel's messages of the run ($(uname -r), dmesg):"
-		dmesg | native_run_messages "$mark starts" "/$name"
-	} >>"$out/console.log"
-	native_undo "$native_state"
+		cat "$kmsg"
+	} >>"$out/console.log" || native_fail "cannot append the kernel's messages to $out/console.log"
+	if [ -n "$native_disk_full" ]; then
+		note "host disk full: $native_disk_full"
+		printf 'disk_full=1\nreason=host disk full: %s\n' "$native_disk_full" >>"$out/host-failure" ||
+			native_fail "cannot write $out/host-failure"
+	fi
+	native_step over
+}
+
+# native_end OUT RC WALL: the final status of a native run that ended at a step
+# of its own (native_step, native_failure): OUT/host-failure names the
+# step and why, and whether the run folder's filesystem filled up, then
+# rl-collect writes the status (collect-run.sh).  Called by run.sh's
+# cleanup, after the undo: a full disk has its space back.  Returns
+# collect-run.sh's status (125 for a step that failed).
+native_end() {
+	local out=$1 rc=$2 full=${native_disk_full:-} step=$native_step why
+	native_step=over
+	why="native $step: ${native_failure:-ended with status $rc (the error above)}"
+	[ -n "$full" ] || [ "$(avail_bytes "$out")" -ge $((1 << 20)) ] ||
+		full="the filesystem of $out is full"
+	{
+		printf 'step=%s\nreason=%s\n' "$step" "$why"
+		[ -z "$full" ] || printf 'disk_full=1\n'
+	} >>"$out/host-failure" 2>/dev/null || true
+	echo "reclaimlab-native: $why" >>"$out/console.log" 2>/dev/null || true
+	"$RL_TOP/scripts/collect-run.sh" "$out" "$3" ended
 }

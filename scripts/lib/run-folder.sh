@@ -15,7 +15,10 @@
 #   status        how the run ended, written last (rl-collect): "ok",
 #                 "failed", "hung", "crashed", "splat" or "interrupted",
 #                 then key=value facts (exit_status, oom_kills, splats,
-#                 knobs_absent, ...)
+#                 knobs_absent, failed_step, reason, host_disk_full, ...)
+#   host-failure  a native run's step that failed and why, and whether the
+#                 run folder's filesystem filled up (key=value: step,
+#                 reason, disk_full); rl-collect puts them in status
 #   derived/      what the host derived from the raw files: splats (one
 #                 "KIND: TITLE" line per kernel splat in console.log),
 #                 splats.txt (each whole report), summary.tsv ("run metric

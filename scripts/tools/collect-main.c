@@ -39,7 +39,8 @@ static const char usage_text[] =
 	"usage: " PROG " RUNDIR WALL_SECONDS ended|hung|interactive\n"
 	"Reads RUNDIR/console.log once (splats, OOM kills, refused disk models)\n"
 	"and the guest's exit-status, guest-uptime, time-travel-cpu,\n"
-	"failure-reason, knobs-absent and workloads-killed, as data; writes\n"
+	"failure-reason, knobs-absent and workloads-killed, as data, and the\n"
+	"host's RUNDIR/host-failure (a step that failed, a full disk); writes\n"
 	"RUNDIR/derived/splats,\n"
 	"derived/splats.txt and RUNDIR/status, the run's outcome; prints\n"
 	"\"STATUS EXIT\".\n"
@@ -123,12 +124,13 @@ static void knobs_absent(const char *text, char *buf, size_t size)
 int main(int argc, char **argv)
 {
 	struct collect_console con;
+	struct collect_host_failure host;
 	enum collect_end end;
 	const char *dir, *status;
 	char *conf, *run, *clock, *p, *t, err[1024], kinds[512], buf[1024], killed[128];
 	FILE *in, *list, *excerpts, *out;
 	struct statvfs vfs;
-	int have_exit, rc, ok = 1;
+	int have_exit, host_failed, rc, ok = 1;
 
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
 		fputs(usage_text, stdout);
@@ -202,8 +204,25 @@ int main(int argc, char **argv)
 	collect_guest_line(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._:()-",
 			   100, killed, sizeof(killed));
 	free(t);
+	/* the host's word: a step of its own that failed before or after the
+	 * job (the native backend), a run folder's filesystem that filled up */
+	p = path_of(dir, "host-failure");
+	t = guest_read_file(p, GUEST_MAX_SMALL, NULL, err, sizeof(err));
+	if (!t && errno != ENOENT)
+		fprintf(stderr, PROG ": %s\n", err);
+	host_failed = collect_host_failure(t, &host);
+	free(t);
+	free(p);
 	t = guest_file(dir, "exit-status", &have_exit);
-	status = collect_status(end, have_exit, exit_code(t), killed[0] != '\0', &con, &rc);
+	/* a step of the host's failed before the job could say how it ended */
+	status = collect_status(end, have_exit || host.step[0], have_exit ? exit_code(t) : -1,
+				killed[0] != '\0', &con, &rc);
+	/* ... or the run folder's filesystem filled up under the run's disks:
+	 * whatever the job said, the run did not measure what it meant to */
+	if (host_failed && !strcmp(status, "ok")) {
+		status = "failed";
+		rc = 125;
+	}
 	free(t);
 	p = path_of(dir, "status.tmp");
 	out = cli_create(p, err, sizeof(err));
@@ -237,17 +256,24 @@ int main(int argc, char **argv)
 	knobs_absent(t, buf, sizeof(buf));
 	fprintf(out, "knobs_absent=%s\n", buf);
 	free(t);
-	/* the guest's own words, read as data: first line, printable, bounded */
+	if (host.step[0])
+		fprintf(out, "failed_step=%s\n", host.step);
+	/* the guest's own words, read as data: first line, printable, bounded;
+	 * the host's first, where it has any */
 	t = guest_file(dir, "failure-reason", NULL);
 	collect_guest_line(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._:=/,()+-",
 			   200, buf, sizeof(buf));
-	if (buf[0])
+	if (host.reason[0])
+		fprintf(out, "reason=%s%s%s\n", host.reason, buf[0] ? "; the job: " : "", buf);
+	else if (buf[0])
 		fprintf(out, "reason=%s\n", buf);
 	else if (killed[0] && !con.oom_kills)
 		fprintf(out, "reason=%s was killed (SIGKILL) without an OOM kill\n", killed);
 	free(t);
-	/* a host disk that filled up during the run: the results are cut */
-	if (!statvfs(dir, &vfs) && (unsigned long long)vfs.f_bavail * vfs.f_frsize < (1ULL << 20))
+	/* a host disk that filled up during the run: the results are cut
+	 * (a native run's disks were files there, removed before collect) */
+	if (host.disk_full ||
+	    (!statvfs(dir, &vfs) && (unsigned long long)vfs.f_bavail * vfs.f_frsize < (1ULL << 20)))
 		fprintf(out, "host_disk_full=1\n");
 	if (ferror(out) | fclose(out)) {
 		unlink(p);

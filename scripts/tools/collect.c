@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A run's outcome from what its guest left; see collect.h. */
 #include "collect.h"
+#include "conf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -122,4 +123,27 @@ void collect_guest_line(const char *text, const char *keep, size_t max,
 		if (strchr(keep, *text))
 			buf[n++] = *text;
 	buf[n] = '\0';
+}
+
+int collect_host_failure(const char *text, struct collect_host_failure *h)
+{
+	static const char words[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._:=/,()+-'*%@;";
+	char *v, full[4];
+
+	memset(h, 0, sizeof(*h));
+	if (!text)
+		return 0;
+	v = conf_value(text, "step");
+	collect_guest_line(v, "abcdefghijklmnopqrstuvwxyz0123456789_-", sizeof(h->step) - 1, h->step,
+			   sizeof(h->step));
+	free(v);
+	v = conf_value(text, "reason");
+	collect_guest_line(v, words, sizeof(h->reason) - 1, h->reason, sizeof(h->reason));
+	free(v);
+	v = conf_value(text, "disk_full");
+	collect_guest_line(v, "01", 2, full, sizeof(full));
+	free(v);
+	h->disk_full = !strcmp(full, "1");
+	return h->step[0] || h->disk_full;
 }

@@ -13,11 +13,17 @@
  * workloads SIGKILL ended: OOM-killed, a result, when the console has an
  * OOM kill, else the run's failure).
  *
+ * The host's own record of a run it could not take to its end,
+ * RUN/host-failure (the native backend writes it, docs/native.md): the
+ * step that failed, why, and whether the run folder's filesystem filled
+ * up during the run (a native run's disks are files there).  Read as
+ * bounded data too.
+ *
  * The status file: the status word (ok, failed, hung, crashed, splat),
  * then key=value facts, in this order:
  *   run exit_status wall_seconds simulated_seconds [clock_stalled_ticks]
- *   splats splat_kinds oom_kills model_errors knobs_absent [reason]
- *   [host_disk_full]
+ *   splats splat_kinds oom_kills model_errors knobs_absent [failed_step]
+ *   [reason] [host_disk_full]
  */
 #ifndef RECLAIMLAB_COLLECT_H
 #define RECLAIMLAB_COLLECT_H
@@ -69,5 +75,20 @@ const char *collect_status(enum collect_end end, int have_exit, int exit_rc,
  */
 void collect_guest_line(const char *text, const char *keep, size_t max,
 			char *buf, size_t size);
+
+/* RUN/host-failure's facts (collect_host_failure). */
+struct collect_host_failure {
+	char step[32];		/* the step that failed; "" if none */
+	char reason[400];	/* why, in the host's words; "" if none */
+	int disk_full;		/* 1: the run folder's filesystem filled up */
+};
+
+/*
+ * The host's record text (NULL: there is none): key=value lines "step",
+ * "reason" and "disk_full" (1 or not), each value's first line, printable
+ * characters only, bounded, into h.  1 if it names a step or a full disk,
+ * else 0.
+ */
+int collect_host_failure(const char *text, struct collect_host_failure *h);
 
 #endif

@@ -11,7 +11,8 @@
  *                        key=value facts: exit_status, wall_seconds,
  *                        simulated_seconds, clock_stalled_ticks, splats,
  *                        splat_kinds, oom_kills, model_errors,
- *                        knobs_absent, reason, host_disk_full
+ *                        knobs_absent, failed_step, reason,
+ *                        host_disk_full
  *   derived/summary.tsv  what it measured (rl-summarize): rows
  *                        "RUN<TAB>METRIC<TAB>VALUE"
  *

@@ -113,3 +113,26 @@ TEST(test_guest_line_is_bounded_data)
 	collect_guest_line(NULL, "0", 4, buf, sizeof(buf));
 	CHECK_STR(buf, "");
 }
+
+TEST(test_host_failure_record)
+{
+	struct collect_host_failure h;
+
+	CHECK_EQ_INT(collect_host_failure(NULL, &h), 0);
+	CHECK_STR(h.step, "");
+	CHECK_EQ_INT(h.disk_full, 0);
+	CHECK_EQ_INT(collect_host_failure("step=disks\nreason=mkfs of ext4 failed: no space\n", &h), 1);
+	CHECK_STR(h.step, "disks");
+	CHECK_STR(h.reason, "mkfs of ext4 failed: no space");
+	CHECK_EQ_INT(h.disk_full, 0);
+	/* a full disk alone is a failure; the last line of a key wins */
+	CHECK_EQ_INT(collect_host_failure("disk_full=0\ndisk_full=1\n", &h), 1);
+	CHECK_EQ_INT(h.disk_full, 1);
+	CHECK_STR(h.step, "");
+	/* values are bounded data: no escapes, no second line, no new keys */
+	CHECK_EQ_INT(collect_host_failure("step=job\x1b[1m;x\nreason=a\007b\ndisk_full=yes\n", &h), 1);
+	CHECK_STR(h.step, "job1mx");
+	CHECK_STR(h.reason, "ab");
+	CHECK_EQ_INT(h.disk_full, 0);
+	CHECK_EQ_INT(collect_host_failure("nothing here\n", &h), 0);
+}
