@@ -139,3 +139,19 @@ knob_applied() {
 summary_value() {
 	run_rows "$1" | awk -F'\t' -v m="$2" '$7 == m { print $8 }'
 }
+
+# start_cpu_hogs: a busy loop on every host CPU (CPU_HOGS holds their pids;
+# an EXIT trap kills them if the test fails first); stop_cpu_hogs ends them
+start_cpu_hogs() {
+	CPU_HOGS=()
+	for _ in $(seq "$(nproc)"); do
+		sh -c 'while :; do :; done' &
+		CPU_HOGS+=("$!")
+	done
+	# shellcheck disable=SC2064 # the pids are known now
+	trap "kill ${CPU_HOGS[*]} 2>/dev/null || true" EXIT
+}
+stop_cpu_hogs() {
+	kill "${CPU_HOGS[@]}"
+	trap - EXIT
+}

@@ -34,18 +34,12 @@ headline() {
 }
 
 t_cpu_clock_ignores_host_load() {
-	local idle=$TEST_TMP/clock-idle busy=$TEST_TMP/clock-busy unpinned=$TEST_TMP/clock-unpinned hogs=() a b
+	local idle=$TEST_TMP/clock-idle busy=$TEST_TMP/clock-busy unpinned=$TEST_TMP/clock-unpinned a b
 	memcg_dd_cpu_clock "$idle"
-	for _ in $(seq "$(nproc)"); do
-		sh -c 'while :; do :; done' &
-		hogs+=("$!")
-	done
-	# shellcheck disable=SC2064 # the pids are known now
-	trap "kill ${hogs[*]} 2>/dev/null || true" EXIT
+	start_cpu_hogs
 	memcg_dd_cpu_clock "$busy"
 	memcg_dd_cpu_clock "$unpinned" none
-	kill "${hogs[@]}"
-	trap - EXIT
+	stop_cpu_hogs
 	a=$(headline "$idle")
 	echo "idle, pinned:"
 	echo "$a"
@@ -89,8 +83,7 @@ t_cpu_clock_moves_through_a_stall() {
 # work it did moved the clock by less than 1 ms, that is work the cost
 # model does not count (the loops of issue 29, the host mapping syncs of
 # patch 0030).  That is a defect of the model to find, as the tests below
-# find them, not a pair to run again: until 2026-12-07 a stalled pair was
-# rerun once (issue 45, item 4).
+# find them: a stall fails the test.
 t_cpu_clock_run_does_not_depend_on_its_folder_name() {
 	local a=$TEST_TMP/n run b=$TEST_TMP/a-much-longer-folder-name.xfs.vanilla@x.r1
 	for run in "$a" "$b"; do

@@ -46,18 +46,12 @@ fs_completion_preempt() {
 # modelled work puts them: the same inputs give the same rows, on an idle
 # host and beside a CPU hog on every host CPU.
 t_preempt_run_ignores_host_load() {
-	local idle=$TEST_TMP/preempt-idle busy=$TEST_TMP/preempt-busy hogs=() a b
+	local idle=$TEST_TMP/preempt-idle busy=$TEST_TMP/preempt-busy a b
 	preempt_kernel_ready
 	fs_completion_preempt "$idle"
-	for _ in $(seq "$(nproc)"); do
-		sh -c 'while :; do :; done' &
-		hogs+=("$!")
-	done
-	# shellcheck disable=SC2064 # the pids are known now
-	trap "kill ${hogs[*]} 2>/dev/null || true" EXIT
+	start_cpu_hogs
 	fs_completion_preempt "$busy"
-	kill "${hogs[@]}"
-	trap - EXIT
+	stop_cpu_hogs
 	# every row but the host's own wall time and load
 	a=$(run_rows "$idle" | cut -f7,8 | grep -vE '^run\.(wall|host)')
 	b=$(run_rows "$busy" | cut -f7,8 | grep -vE '^run\.(wall|host)')
