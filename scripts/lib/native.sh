@@ -156,10 +156,13 @@ native_record() {
 
 # native_queue_set STATE DEV FILE VALUE: set /sys/block/DEV/queue/FILE to
 # VALUE where the device takes it, the value it had recorded first (to be
-# put back); prints "DEV FILE=WANTED: READ-BACK" (what took)
+# put back); prints "DEV FILE found OLD" before anything changes (a run
+# killed after it may have changed the setting; one killed before it has
+# not) and "DEV FILE=WANTED: READ-BACK (was OLD)" after (what took)
 native_queue_set() {
 	local f=/sys/block/$2/queue/$3 old now
 	old=$(cat "$f" 2>/dev/null) || { echo "$2 $3=$4: no such setting"; return 0; }
+	echo "$2 $3 found $old"
 	native_record "$1" "queue $2 $3 $old"
 	echo "$4" >"$f" 2>/dev/null || true
 	now=$(cat "$f" 2>/dev/null)
