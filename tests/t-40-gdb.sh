@@ -83,8 +83,13 @@ gdb_check_run() {
 	expect_match "$log" '^folio 0x[0-9a-f]+: flags=0x[0-9a-f]+ [][a-z_0-9|,]+$' "rl-folio-flags line"
 	expect_match "$log" '^bdi 98:0 ' "rl-bdi-works"
 	expect_match "$log" '^[0-9]+ queued works? in all$' "rl-bdi-works total"
-	grep -qE '^\[Inferior 1 \(process [0-9]+\) exited normally\]$' "$log" ||
+	if ! grep -qE '^\[Inferior 1 \(process [0-9]+\) exited normally\]$' "$log"; then
+		# the lab's stop hook (scripts/gdb/reclaimlab/setup.py, on_stop)
+		# wrote each thread's backtrace and the kernel's last log lines
+		# if a fatal signal stopped it
+		sed -n '/^\[rl\] the kernel stopped on /,$p' "$log" | head -80
 		fail "the kernel did not exit normally under gdb; gdb's last lines: $(tail -8 "$log" | tr '\n' ';') console's last lines: $(tail -8 "$run/console.log" | tr '\n' ';')"
+	fi
 	# breakpoint 1 printed every wait once: as many as the guest counted
 	local seen counted
 	seen=$(grep -c '^\[rl\] reclaim wait done: .* \[bp 1, wait #' "$log" || true)
@@ -130,6 +135,29 @@ t_gdb_batch_unprivileged() {
 	gdb_check_run "$dir/run"
 	[ "$(id -u)" != 0 ] || [ "$(stat -c %U "$dir/run/gdb.log")" = "$UNPRIV_USER" ] ||
 		fail "gdb.log was not written by $UNPRIV_USER"
+}
+
+# A kernel that panics under gdb --batch: the lab's stop hook names the
+# fatal signal (UML's os_dump_core() sends SIGTERM to its process group),
+# shows each thread's backtrace down to the panic and the kernel's last log
+# lines, which the console no longer shows once the kernel is going down.
+t_gdb_batch_shows_a_panic() {
+	local run=$TEST_TMP/gdb-panic log rc=0
+	printf 'run\ncontinue\n' >"$TEST_TMP/gdb-panic.gdb"
+	# shellcheck disable=SC2016 # the guest's shell expands it
+	"$RL_TOP/scripts/gdb.sh" --batch "$TEST_TMP/gdb-panic.gdb" --out "$run" --timeout 60 --time-travel -- \
+		'd=$(awk "\$3 == \"debugfs\" { print \$2; exit }" /proc/mounts)
+		[ -n "$d" ] || { d=/sys/kernel/debug; mount -t debugfs none $d; }
+		echo PANIC >$d/provoke-crash/DIRECT' >/dev/null 2>&1 || rc=$?
+	log=$run/gdb.log
+	sed -n '/^\[rl\] the kernel stopped on /,$p' "$log" | head -60
+	[ "$rc" != 0 ] || fail "a run whose kernel panicked exited 0"
+	expect_match "$log" '^\[rl\] the kernel stopped on SIGTERM; ' "the stop hook's line"
+	expect_match "$log" '^#[0-9]+ +0x[0-9a-f]+ in os_dump_core \(' "os_dump_core in a backtrace"
+	expect_match "$log" '^#[0-9]+ +0x[0-9a-f]+ in panic_exit \(' "panic_exit in a backtrace"
+	expect_match "$log" '^#[0-9]+ +0x[0-9a-f]+ in lkdtm_PANIC \(' "the panic's caller in a backtrace"
+	expect_match "$log" '^\[ *[0-9.]+\] Kernel panic - not syncing: dumptest$' "the panic in the kernel's log"
+	expect_no_uml_left "${run##*/}"
 }
 
 # Attach to a running experiment by its run id, look around, detach: the

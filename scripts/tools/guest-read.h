@@ -34,7 +34,8 @@
  *  - NAME.out, NAME.progress, verify.out: a line per result or per tick.
  *  - counters-*.debug-vm, counters-*.vmstat: a few KB (/proc/vmstat ~5 KB).
  *  - one-line files (workload-seconds, exit-status, guest-uptime,
- *    kernel-release, failure-reason, time-travel-cpu, trace.txt.overrun)
+ *    kernel-release, failure-reason, time-travel-cpu, trace.txt.overrun,
+ *    DEV.blktrace.dropped)
  *    and params/knobs: bytes to a few hundred bytes.
  */
 #define GUEST_MAX_TRACE		(512UL << 20)

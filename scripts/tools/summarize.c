@@ -520,10 +520,38 @@ static void fio_rows(struct rows *r, const char *text, struct fio_jobs *seen)
 }
 
 /*
+ * DEV.blktrace.dropped: the events the guest's blktrace reported it could
+ * not take, a whole number; -1 when the file is missing (a run of a lab
+ * before it was written) or not a number.
+ */
+static long long blk_dropped(struct rows *r, const char *dev)
+{
+	char name[300], *text, *end;
+	long long n = -1;
+
+	snprintf(name, sizeof(name), "%s.blktrace.dropped", dev);
+	text = guest_file(r, name, GUEST_MAX_SMALL, NULL);
+	if (!text)
+		return -1;
+	text[strcspn(text, "\n")] = '\0';
+	if (text[0] >= '0' && text[0] <= '9' && strlen(text) <= 18) {
+		n = strtoll(text, &end, 10);
+		if (*end)
+			n = -1;
+	}
+	free(text);
+	return n;
+}
+
+/*
  * DEV.blktrace.bin (run.sh --blktrace): per direction that completed
  * requests, blk.DEV.DIR.completions, .d2c_matched and .q2c_matched, and
- * d2c_ms_/q2c_ms_ p50, p90, p99 and max (blklat.c).  A file blklat cannot
- * read gives no rows and a line on stderr.
+ * d2c_ms_/q2c_ms_ p50, p90, p99 and max (blklat.c); blk.DEV.dropped_events
+ * from DEV.blktrace.dropped.  A trace that dropped events gives no
+ * latencies (a completion whose dispatch was dropped is matched to none,
+ * or to a later one: its figures would be wrong, the longest waits first),
+ * and a line on stderr.  A file blklat cannot read gives no rows and a
+ * line on stderr.
  */
 static void blk_rows(struct rows *r, const char *name)
 {
@@ -531,6 +559,7 @@ static void blk_rows(struct rows *r, const char *name)
 	size_t len = 0, k;
 	char *text = guest_file(r, name, GUEST_MAX_BLKTRACE, &len), *dev, metric[512], err[256];
 	struct blklat lat;
+	long long dropped;
 	int d, which;
 
 	if (!text)
@@ -542,6 +571,14 @@ static void blk_rows(struct rows *r, const char *name)
 			RL_GUEST_DIR, name, err, dev);
 		goto out;
 	}
+	dropped = blk_dropped(r, dev);
+	if (dropped >= 0) {
+		snprintf(metric, sizeof(metric), "blk.%s.dropped_events", dev);
+		row_num(r, metric, (double)dropped);
+	}
+	if (dropped > 0)
+		fprintf(stderr, "rl-summarize: %s: blktrace dropped %lld events of %s; no blk.%s latencies\n",
+			r->dir, dropped, dev, dev);
 	for (d = 0; d < BLKLAT_NR_DIRS; d++) {
 		const struct blklat_dir_stats *st = &lat.dir[d];
 		const char *dn = blklat_dir_name(d);
@@ -550,7 +587,7 @@ static void blk_rows(struct rows *r, const char *name)
 			continue;
 		snprintf(metric, sizeof(metric), "blk.%s.%s.completions", dev, dn);
 		row_num(r, metric, (double)st->completions);
-		for (which = 0; which < 2; which++) {
+		for (which = 0; dropped <= 0 && which < 2; which++) {
 			const long *v = which ? st->q2c_ns : st->d2c_ns;
 			size_t nv = which ? st->nq2c : st->nd2c;
 			const char *what = which ? "q2c" : "d2c";

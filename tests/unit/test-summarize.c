@@ -458,3 +458,66 @@ TEST(test_derived_symlink_not_written_through)
 	CHECK(access(target, F_OK) != 0);
 	remove_tree(top);
 }
+
+/*
+ * blk rows of a real blktrace (tests/fixtures/blktrace/) beside the
+ * guest's count of dropped events: latencies only from a trace without
+ * holes; a count that is not a number is no count (the latencies stay, as
+ * for a run of a lab that wrote none).
+ */
+TEST(test_blktrace_dropped_events)
+{
+	static const char *counts[] = { "0\n", "12\n", "12x\n" };
+	const char *fixtures = getenv("RL_FIXTURES");
+	char top[] = "/tmp/rl-test-summarize.XXXXXX", dir[256], path[4096], err[512];
+	char *bin, *rows = NULL;
+	size_t binlen = 0, len = 0, i;
+	FILE *out, *f;
+
+	CHECK(fixtures != NULL);
+	CHECK(mkdtemp(top) != NULL);
+	if (!fixtures)
+		return;
+	snprintf(path, sizeof(path), "%s/blktrace/ubda.blktrace.bin", fixtures);
+	bin = read_whole_file(path, &binlen);
+	CHECK(bin != NULL && binlen > 0);
+	if (!bin)
+		return;
+	snprintf(dir, sizeof(dir), "%s/r1", top);
+	mkdir(dir, 0755);
+	put(dir, "run.conf", "run=r1\nscenario=fs-completion\nfs=ext4\nprofile=hdd\nmode=patched\nrepeat=1\n");
+	put(dir, "status", "ok\nrun=r1\n");
+	gput(dir, "workload-seconds", "1.0 3.0\n");
+	snprintf(path, sizeof(path), "%s/" RL_GUEST_DIR "/ubda.blktrace.bin", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK(fwrite(bin, 1, binlen, f) == binlen);
+	fclose(f);
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		gput(dir, "ubda.blktrace.dropped", counts[i]);
+		out = open_memstream(&rows, &len);
+		CHECK(out != NULL);
+		if (!out)
+			return;
+		CHECK_EQ_INT(summarize_run(dir, top, out, err, sizeof(err)), 0);
+		fclose(out);
+		CHECK(has(rows, "blk.ubda.write.completions\t48"));
+		if (i == 1) {
+			CHECK(has(rows, "blk.ubda.dropped_events\t12"));
+			CHECK(strstr(rows, "blk.ubda.write.q2c") == NULL);
+			CHECK(strstr(rows, "blk.ubda.write.d2c") == NULL);
+		} else {
+			CHECK(has(rows, "blk.ubda.write.q2c_matched\t48"));
+			CHECK(strstr(rows, "blk.ubda.write.q2c_ms_max\t") != NULL);
+			CHECK((strstr(rows, "blk.ubda.dropped_events\t0\n") != NULL) == (i == 0));
+			CHECK(i == 0 || strstr(rows, "dropped_events") == NULL);
+		}
+		free(rows);
+		rows = NULL;
+	}
+	free(bin);
+	snprintf(err, sizeof(err), "rm -rf '%s'", top);
+	CHECK(system(err) == 0);
+}

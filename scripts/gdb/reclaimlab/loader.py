@@ -14,6 +14,7 @@ RlFolioFlags()
 RlBdiWorks()
 RlHelp()
 gdb.events.new_objfile.connect(setup.on_new_objfile)
+gdb.events.stop.connect(setup.on_stop)
 try:
     setup.setup_kernel()
 except gdb.error as e:

@@ -182,3 +182,28 @@ def refuse_detach_in_start_mode():
     if os.environ.get("RL_GDB_MODE") == "start":
         RlRefuseDetach()
         gdb.execute("define hook-detach\nrl-refuse-detach\nend")
+
+
+# Signals that end a UML kernel: its own abort (os_dump_core() sends its
+# process group SIGTERM, then SIGABRT), or a real bug (SIGILL, SIGBUS,
+# SIGFPE).  When the kernel stops on one, say where and what the kernel
+# logged last: after "reboot: Power down" the console is already closed,
+# so a panic there reaches only the log buffer (lx-dmesg reads it).
+FATAL_SIGNALS = ("SIGTERM", "SIGABRT", "SIGILL", "SIGBUS", "SIGFPE")
+
+
+def on_stop(event):
+    if not isinstance(event, gdb.SignalEvent) or event.stop_signal not in FATAL_SIGNALS:
+        return
+    note("the kernel stopped on %s; its threads' backtraces and last log lines follow"
+         % event.stop_signal)
+    for cmd, tail in (("thread apply all bt 30", None), ("lx-dmesg", 40)):
+        try:
+            text = gdb.execute(cmd, to_string=True)
+        except gdb.error as e:
+            note("%s failed: %s" % (cmd, e))
+            continue
+        lines = text.splitlines()
+        if tail:
+            lines = lines[-tail:]
+        gdb.write("[rl] %s:\n%s\n" % (cmd, "\n".join(lines)))
