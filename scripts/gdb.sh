@@ -123,9 +123,8 @@ fi
 command -v gdb >/dev/null || die "gdb is not installed (scripts/deps.sh --all installs it)"
 
 # --- options: ours, then run.sh's (passed on in order) ---
-# run.sh's options that take a value, from its own --help, so that options
-# added to run.sh later pass through too.
-value_opts=$("$RL_TOP/scripts/run.sh" --help | sed -nE 's/^ +(--[a-z-]+) [A-Z"].*/\1/p' | tr '\n' ' ')
+# run.sh's options that take a value (its table, scripts/lib/run-options.sh)
+value_opts=$(run_options_with_value)
 batch=""
 attach_run=""
 out=""

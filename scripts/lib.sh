@@ -116,3 +116,5 @@ conf_value() {
 . "$RL_TOP/scripts/lib/native-state.sh"
 # shellcheck source=scripts/lib/native.sh
 . "$RL_TOP/scripts/lib/native.sh"
+# shellcheck source=scripts/lib/run-options.sh
+. "$RL_TOP/scripts/lib/run-options.sh"

@@ -9,54 +9,9 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 usage() {
+	echo "usage: scripts/run.sh [options] [--] [guest command...]"
+	run_options_usage
 	cat <<USAGE
-usage: scripts/run.sh [options] [--] [guest command...]
-  --scenario NAME      run scenario NAME (scripts/compare.sh --list) on the
-                       first --disk; its settings give --mem, --timeout, that
-                       disk's profile and the swap, unless they are given
-  --mode NAME          the scenario's mode: $RL_MODES (default patched)
-  --set KEY=VALUE      a scenario parameter, type-checked; repeatable
-  --preset NAME        the scenario's named parameter set (thread: the
-                       thread's own scale), applied before any --set
-  --repeat-number R    which repeat of a matrix this run is (run.conf; default 1)
-  --disk FS[:PROFILE]  attach FS (one of: $RL_FILESYSTEMS) through a private
-                       copy-on-write overlay, mounted at /mnt/FS; repeatable.
-                       PROFILE is the emulated device: $RL_PROFILES
-                       (default host), optionally with ,key=value
-                       overrides of: $RL_PROFILE_KEYS (kB/s, us)
-  --swap[=PROFILE]     attach the swap image and enable it
-  --trace-dat          keep each trace also as trace.dat (trace-cmd extract in
-                       the guest) for trace-cmd report and KernelShark
-  --blktrace           a scenario's disks under blktrace: DEV.blktrace.bin in
-                       the run folder (summarized as blk.DEV.* D2C/Q2C rows;
-                       btt -i DEV.blktrace.bin for btt's own tables)
-  --no-tools           no tools disk (fio, trace-cmd, iostat, ... at /tools;
-                       scripts/build-guest-tools.sh): busybox and rl-* only
-  --mem SIZE           guest memory, e.g. 512M (default: 512M)
-  --timeout SECONDS    kill the guest after this long (default: 300)
-  --out DIR            run folder (default: results/runs/<time>-<pid>)
-  --time-travel[=basic|cpu|inf-cpu]
-                       boot in UML time-travel mode: idle time is skipped;
-                       with cpu, the guest clock charges the guest's own work
-                       from a cost model (patch 0011) and does not depend on
-                       the host; with inf-cpu, CPU work is free
-  --tt-cpu PRICES      prices of the cpu model, e.g. syscall_ns=200,fork_ns=90000
-                       (names: $RL_TT_CPU_ITEMS)
-  --cpu N|none         host CPU the guest runs on (default: a free one)
-  --seed N             seed of the guest's random numbers under the cpu clock
-                       (default 1): the same inputs and seed give the same run
-  --append ARG         extra kernel command line argument; repeatable
-  --job FILE           run this shell script in the guest
-  --interactive        a shell in the guest on this terminal
-  --kernel FILE        UML kernel (default: build/kernel/\$KERNEL_FLAVOR/linux)
-  --kernel-name NAME   the kernel's name on a matrix of kernels (compare.sh
-                       --kernel): a scenario run's mode is then MODE@NAME
-  --native             run on the host's own kernel, as root, instead of a
-                       UML guest: loop devices, a scratch memory cgroup and
-                       a mount namespace of the run's own (docs/native.md);
-                       mode vanilla only; exit status 77: not measured
-  --wrap "CMD ARGS"    start the kernel as CMD ARGS KERNEL ARGS..., e.g.
-                       --wrap "gdb -batch -x cmds --args" (see scripts/gdb.sh)
 With no command, the guest runs 'true'.  The exit status is the guest
 command's; 124 means the guest hung, 125 that it crashed or did not start.
 USAGE
@@ -90,40 +45,45 @@ given=""
 native=0
 
 
+# The options and which take a value: scripts/lib/run-options.sh
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--scenario) need_arg "$@"; scenario=$2; shift 2 ;;
-	--mode) need_arg "$@"; mode=$2; shift 2 ;;
-	--set) need_arg "$@"; check_set_word "$2"; sets="$sets $2"; shift 2 ;;
-	--preset) need_arg "$@"; check_preset_name "$2"; preset=$2; shift 2 ;;
-	--repeat-number) need_arg "$@"; repeat_number=$2; shift 2 ;;
-	--disk) need_arg "$@"; disks="$disks $2"; shift 2 ;;
+	-- | -h) ;;
+	-*) run_option_check "$1"; ! run_option_takes_value "$1" || need_arg "$@" ;;
+	esac
+	case "$1" in
+	--scenario) scenario=$2; shift 2 ;;
+	--mode) mode=$2; shift 2 ;;
+	--set) check_set_word "$2"; sets="$sets $2"; shift 2 ;;
+	--preset) check_preset_name "$2"; preset=$2; shift 2 ;;
+	--repeat-number) repeat_number=$2; shift 2 ;;
+	--disk) disks="$disks $2"; shift 2 ;;
 	--swap) swap=1; given="$given swap"; shift ;;
 	--swap=*) swap=1; swap_profile=${1#--swap=}; given="$given swap"; shift ;;
 	--no-tools) tools=0; shift ;;
 	--trace-dat) trace_dat=1; shift ;;
 	--blktrace) blktrace=1; shift ;;
-	--mem) need_arg "$@"; mem=$2; given="$given mem"; shift 2 ;;
-	--timeout) need_arg "$@"; timeout=$2; given="$given timeout"; shift 2 ;;
-	--out) need_arg "$@"; out=$2; shift 2 ;;
+	--mem) mem=$2; given="$given mem"; shift 2 ;;
+	--timeout) timeout=$2; given="$given timeout"; shift 2 ;;
+	--out) out=$2; shift 2 ;;
 	--time-travel) time_travel=basic; shift ;;
 	--time-travel=inf-cpu) time_travel=inf-cpu; shift ;;
 	--time-travel=cpu) time_travel=cpu; shift ;;
 	--time-travel=basic) time_travel=basic; shift ;;
 	--time-travel=*) die "unknown time-travel mode '${1#--time-travel=}' (valid: --time-travel, --time-travel=basic, --time-travel=cpu, --time-travel=inf-cpu)" ;;
-	--tt-cpu) need_arg "$@"; tt_cpu=$2; shift 2 ;;
-	--cpu) need_arg "$@"; cpu=$2; shift 2 ;;
-	--seed) need_arg "$@"; seed=$2; shift 2 ;;
-	--append) need_arg "$@"; extra_args="$extra_args $2"; shift 2 ;;
-	--job) need_arg "$@"; job_file=$2; shift 2 ;;
+	--tt-cpu) tt_cpu=$2; shift 2 ;;
+	--cpu) cpu=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
+	--append) extra_args="$extra_args $2"; shift 2 ;;
+	--job) job_file=$2; shift 2 ;;
 	--interactive) interactive=1; shift ;;
-	--kernel) need_arg "$@"; kernel=$2; shift 2 ;;
-	--kernel-name) need_arg "$@"; kernel_name=$2; shift 2 ;;
+	--kernel) kernel=$2; shift 2 ;;
+	--kernel-name) kernel_name=$2; shift 2 ;;
 	--native) native=1; shift ;;
-	--wrap) need_arg "$@"; wrap=$2; shift 2 ;;
+	--wrap) wrap=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
-	-*) die "unknown option '$1' (valid: --scenario --mode --set --preset --repeat-number --disk --swap --no-tools --trace-dat --blktrace --mem --timeout --out --time-travel --tt-cpu --cpu --seed --append --job --interactive --kernel --kernel-name --native --wrap --help)" ;;
+	-*) die "option $1 is in scripts/lib/run-options.sh but not handled here" ;;
 	*) break ;;
 	esac
 done

@@ -148,6 +148,31 @@ t_bad_input_is_rejected() {
 		fail "unknown flavour not rejected: $out"
 }
 
+# run.sh's options are one table (scripts/lib/run-options.sh): --help
+# lists each of them, run.sh's parser has a branch for each, one missing a
+# value says so, gdb.sh passes on exactly those that take one, and the job
+# lines of a matrix take exactly the ones compare.sh writes.
+t_run_options_are_one_table() {
+	local o out help
+	help=$("$RL_TOP/scripts/run.sh" --help)
+	for o in "${RUN_OPTIONS[@]}"; do
+		grep -qE "^  $o( |\\[=|\$)" <<<"$help" || fail "run.sh --help does not list $o"
+		grep -qE "^	($o|-h \| $o)\) " "$RL_TOP/scripts/run.sh" || fail "run.sh's parser has no branch for $o"
+		if run_option_takes_value "$o"; then
+			out=$("$RL_TOP/scripts/run.sh" "$o" 2>&1) && fail "$o without its value was accepted"
+			grep -qF "option $o needs a value" <<<"$out" || fail "$o without a value: $out"
+		fi
+	done
+	[ "$(run_options_with_value)" = "--scenario --mode --set --preset --repeat-number --disk --mem --timeout --out --tt-cpu --cpu --seed --append --job --kernel --kernel-name --wrap" ] ||
+		fail "options with a value: $(run_options_with_value)"
+	[ "$(run_options_for_jobs)" = "--scenario --mode --set --preset --repeat-number --disk --trace-dat --blktrace --mem --timeout --time-travel=CLOCK --seed --kernel --kernel-name --native" ] ||
+		fail "job-line options: $(run_options_for_jobs)"
+	out=$("$RL_TOP/scripts/run.sh" --time-travel=fast 2>&1) && fail "--time-travel=fast was accepted"
+	grep -q "unknown time-travel mode 'fast'" <<<"$out" || fail "--time-travel=fast: $out"
+	out=$("$RL_TOP/scripts/run.sh" --native=yes 2>&1) && fail "--native=yes was accepted"
+	grep -q "unknown option '--native=yes' (valid: --scenario " <<<"$out" || fail "--native=yes: $out"
+}
+
 t_results_never_overwritten() {
 	local run=$TEST_TMP/keep
 	mkdir -p "$run" && echo precious >"$run/data"

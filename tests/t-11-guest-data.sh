@@ -66,6 +66,11 @@ t_job_list_holds_only_compares_options() {
 		# shellcheck disable=SC2016 # the $(id) is the line's text
 		printf '%s\t--scenario\tmemcg-dd\t--set\tA=$(id)\t--disk\text4\n' "$m/runs/memcg-dd.ext4.patched.r1"
 		printf '%s\t--scenario\tmemcg-dd\t--seed\n' "$m/runs/memcg-dd.ext4.patched.r1"
+		# an option's other forms: a flag with a value, a clock not joined
+		printf '%s\t--scenario\tmemcg-dd\t--native=1\t--disk\text4\n' "$m/runs/memcg-dd.ext4.patched.r1"
+		printf '%s\t--scenario\tmemcg-dd\t--time-travel\tcpu\t--disk\text4\n' "$m/runs/memcg-dd.ext4.patched.r1"
+		printf '%s\t--scenario\tmemcg-dd\t--swap=hdd\t--disk\text4\n' "$m/runs/memcg-dd.ext4.patched.r1"
+		printf '%s\t--scenario=memcg-dd\t--disk\text4\n' "$m/runs/memcg-dd.ext4.patched.r1"
 	} >"$list"
 	mapfile -t lines <"$list"
 	for line in "${lines[@]}"; do

@@ -111,13 +111,15 @@ job_line() {
 
 # read_job_line LINE: set job_dir and job_opts (an array) from a job
 # list's line; die unless its folder is a run folder of a matrix and its
-# options are only those compare.sh writes (run_options), each with a value
-# of its kind.  A job list is data that anyone may have edited: an option
-# such as --wrap, --job, --append or --out would run a program or read a
-# file of the invoking user's, so it is refused, and --kernel names only a
-# kernel this lab built (build/kernel/FLAVOUR/linux, build/kernels/NAME/FLAVOUR/linux).
+# options are only those run.sh's table lets a job line carry
+# (scripts/lib/run-options.sh: what compare.sh writes, run_options), each
+# with a value of its kind.  A job list is data that anyone may have
+# edited: an option such as --wrap, --job, --append or --out would run a
+# program or read a file of the invoking user's, so the table keeps them
+# out, and --kernel names only a kernel this lab built
+# (build/kernel/FLAVOUR/linux, build/kernels/NAME/FLAVOUR/linux).
 read_job_line() {
-	local fields opt val i=1
+	local fields opt name kind i=1
 	IFS=$'\t' read -ra fields <<<"$1"
 	job_dir=${fields[0]:-}
 	job_opts=("${fields[@]:1}")
@@ -125,41 +127,48 @@ read_job_line() {
 		die "bad job line '$(printable "$1")' (valid: a matrix's run folder /.../runs/NAME, then run.sh's options, separated by tabs)"
 	while [ "$i" -lt "${#fields[@]}" ]; do
 		opt=${fields[$i]}
-		case "$opt" in
-		--time-travel=*)
-			word_in "${opt#--time-travel=}" "$RL_CLOCKS" ||
+		name=$(run_option_joined "$opt")
+		kind=${RUN_OPTION_JOB[${name:-$opt}]:--}
+		case "$kind" in
+		-) die "bad job line option '$(printable "$opt")' (valid: $(run_options_for_jobs); a job list holds only what compare.sh writes)" ;;
+		clock)
+			# only --time-travel=CLOCK: the bare option's clock is implied
+			if [ -z "$name" ] || ! word_in "${opt#*=}" "$RL_CLOCKS"; then
 				die "bad job line option '$(printable "$opt")' (valid clocks: $RL_CLOCKS)"
+			fi
 			i=$((i + 1)); continue ;;
-		--trace-dat | --blktrace | --native) i=$((i + 1)); continue ;;
-		--seed | --scenario | --mode | --repeat-number | --disk | --mem | --timeout | --preset | --set | --kernel | --kernel-name) ;;
-		*) die "bad job line option '$(printable "$opt")' (valid: --time-travel=CLOCK --seed --scenario --mode --repeat-number --disk --mem --timeout --preset --set --kernel --kernel-name --native --trace-dat --blktrace; a job list holds only what compare.sh writes)" ;;
+		flag)
+			[ -z "$name" ] || die "bad job line option '$(printable "$opt")' (valid: ${opt%%=*} alone)"
+			i=$((i + 1)); continue ;;
 		esac
+		[ -z "$name" ] || die "bad job line option '$(printable "$opt")' (valid: ${opt%%=*} VALUE, two fields)"
 		[ $((i + 1)) -lt "${#fields[@]}" ] || die "job line option $opt has no value"
-		val=${fields[$((i + 1))]}
-		check_job_value "$opt" "$val"
+		check_job_value "$opt" "$kind" "${fields[$((i + 1))]}"
 		i=$((i + 2))
 	done
 }
 
-# check_job_value OPTION VALUE: die unless VALUE is of OPTION's kind (run.sh
-# checks each again, against the catalogue and the scenario)
+# check_job_value OPTION KIND VALUE: die unless VALUE is of the KIND that
+# run.sh's table names for OPTION (run.sh checks each again, against the
+# catalogue and the scenario)
 check_job_value() {
 	local re k b
-	case "$1" in
-	--seed) re='^[0-9]{1,18}$' ;;
-	--repeat-number | --timeout) re='^[1-9][0-9]{0,5}$' ;;
-	--scenario | --mode | --preset | --kernel-name) re='^[A-Za-z0-9][A-Za-z0-9._+@-]{0,63}$' ;;
-	--disk) re='^[a-z0-9]+(:[a-z0-9-]+(,[a-z_]+=[0-9]{1,12})*)?$' ;;
-	--mem) re='^[0-9]{1,12}[KMGkmg]?$' ;;
-	--set) re="^[A-Z_][A-Z0-9_]{0,63}=[$RL_SET_VALUE_CHARS]{1,256}\$" ;;
-	--kernel)
-		k=$(realpath -e -- "$2" 2>/dev/null) || die "job line: kernel '$(printable "$2")' not found"
+	case "$2" in
+	seed) re='^[0-9]{1,18}$' ;;
+	count) re='^[1-9][0-9]{0,5}$' ;;
+	name) re='^[A-Za-z0-9][A-Za-z0-9._+@-]{0,63}$' ;;
+	disk) re='^[a-z0-9]+(:[a-z0-9-]+(,[a-z_]+=[0-9]{1,12})*)?$' ;;
+	mem) re='^[0-9]{1,12}[KMGkmg]?$' ;;
+	set) re="^[A-Z_][A-Z0-9_]{0,63}=[$RL_SET_VALUE_CHARS]{1,256}\$" ;;
+	kernel)
+		k=$(realpath -e -- "$3" 2>/dev/null) || die "job line: kernel '$(printable "$3")' not found"
 		b=$(realpath -m -- "$RL_BUILD")
 		{ [ "${k#"$b"/}" != "$k" ] && [[ "${k#"$b"/}" =~ ^(kernel/[a-z]+|kernels/[A-Za-z0-9._+-]+/[a-z]+)/linux$ ]]; } ||
-			die "job line: kernel '$(printable "$2")' is not one this lab built (valid: $RL_BUILD/kernel/FLAVOUR/linux or $RL_BUILD/kernels/NAME/FLAVOUR/linux)"
+			die "job line: kernel '$(printable "$3")' is not one this lab built (valid: $RL_BUILD/kernel/FLAVOUR/linux or $RL_BUILD/kernels/NAME/FLAVOUR/linux)"
 		return 0 ;;
+	*) die "run.sh's option table gives $1 the job-line kind '$2', which check_job_value does not know" ;;
 	esac
-	[[ "$2" =~ $re ]] || die "bad value '$(printable "$2")' of $1 in a job line (valid: $re)"
+	[[ "$3" =~ $re ]] || die "bad value '$(printable "$3")' of $1 in a job line (valid: $re)"
 }
 
 # summarize_run DIR: the run's summary rows, by scripts/summarize-run.sh,
