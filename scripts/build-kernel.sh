@@ -7,7 +7,9 @@
 #            commit ("pristine") is the tarball as is; or, with
 #            RL_KERNEL_GIT=REPO@REV, that commit of a kernel git tree;
 #   series:  the folder's `series` applied as one commit per patch on top of
-#            "pristine".  The new commits are made in a scratch index and the
+#            "pristine" (a line may name another folder's patch and a part
+#            of this folder's own for some of its files: series_patches).
+#            The new commits are made in a scratch index and the
 #            work tree is then switched to them with `git checkout`, which
 #            rewrites only files whose content changed, so make and ccache
 #            rebuild only what a patch edit really touched;
