@@ -7,7 +7,9 @@
 #            commit ("pristine") is the tarball as is; or, with
 #            RL_KERNEL_GIT=REPO@REV, that commit of a kernel git tree;
 #   series:  the folder's `series` applied as one commit per patch on top of
-#            "pristine".  The new commits are made in a scratch index and the
+#            "pristine" (a line may name another folder's patch and a part
+#            of this folder's own for some of its files: series_patches).
+#            The new commits are made in a scratch index and the
 #            work tree is then switched to them with `git checkout`, which
 #            rewrites only files whose content changed, so make and ccache
 #            rebuild only what a patch edit really touched;
@@ -183,21 +185,94 @@ unpack_source() {
 	rm -f "$RL_KSRC/.git/reclaimlab-series-applied"
 }
 
+# The series: a line per patch, "PATCH" or "PATCH PART HASH" (a comment
+# from #).  PATCH is a file of the series folder, or of another one
+# (../0004-....patch: 6.1's series names the lab's 6.12 patches so).
+# PART, a patch of the series folder, is this source's own version of
+# some of PATCH's files: PATCH applies without its changes to them and
+# PART in their place, as one commit with PATCH's message and PART's
+# after it.  HASH is that of the lines PATCH adds and removes in those
+# files (patch_changes): when PATCH's changes to them change, PART has to
+# follow, and the build stops until its line carries the new hash.
 series_patches() {
 	[ -f "$SERIES" ] || die "missing $SERIES"
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES"
+	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES"
+}
+
+# patch_files PATCH: the files it changes, a line each (git's own parser)
+patch_files() {
+	git apply --numstat "$1" | cut -f3
+}
+
+# words LINES: the lines as one line of words
+words() {
+	echo "$1" | tr '\n' ' ' | sed 's/ $//'
+}
+
+# patch_changes PATCH FILE...: the lines PATCH adds (+) and removes (-) in
+# the FILEs, in PATCH's order, without the context or the line numbers (so
+# that the lab's own series moving them does not count as a change)
+patch_changes() {
+	local patch=$1
+	shift
+	awk -v files="$*" '
+	BEGIN { n = split(files, f, " "); for (i = 1; i <= n; i++) want[f[i]] = 1 }
+	/^diff --git / { on = (substr($3, 3) in want); old = 0; new = 0; next }
+	old > 0 || new > 0 {
+		c = substr($0, 1, 1)
+		if (c == " ") { old--; new-- }
+		else if (c == "-") { old--; if (on) print }
+		else if (c == "+") { new--; if (on) print }
+		next
+	}
+	/^@@ -/ {
+		split($2, o, ","); split($3, w, ",")
+		old = (2 in o) ? o[2] + 0 : 1
+		new = (2 in w) ? w[2] + 0 : 1
+	}' "$patch"
+}
+
+# changes_hash PATCH FILE...: the hash a PART's series line carries
+changes_hash() {
+	patch_changes "$@" | sha256sum | cut -c1-12
+}
+
+# check_part PATCH PART HASH: die unless PART changes only files PATCH
+# changes and PATCH's changes to them are still the ones PART follows;
+# print PART's files
+check_part() {
+	local p=$1 part=$2 hash=$3 f files got
+	[ -f "$PATCHDIR/$part" ] || die "series names $part, which is not in $PATCHDIR/"
+	files=$(words "$(patch_files "$PATCHDIR/$part")")
+	[ -n "$files" ] || die "$part (in $SERIES) changes no file"
+	for f in $files; do
+		[[ "$f" =~ ^[A-Za-z0-9._/+-]+$ ]] ||
+			die "$part changes '$f', a path git apply --exclude cannot name (valid: letters, digits and . _ / + -)"
+		patch_files "$PATCHDIR/$p" | grep -qxF "$f" ||
+			die "$part changes $f, which $p does not (a part is $(basename "$PATCHDIR")'s own version of files the patch changes)"
+	done
+	# shellcheck disable=SC2086 # a word a file
+	got=$(changes_hash "$PATCHDIR/$p" $files)
+	[ -n "$hash" ] ||
+		die "the line of $part in $SERIES has no hash; it follows $p's changes to $files, hash $got"
+	[ "$got" = "$hash" ] ||
+		die "$p changes $files otherwise than $part follows (hash $got, its line in $SERIES says $hash): port the change into $part, or check that it needs none, and write $got on its line"
+	echo "$files"
 }
 
 apply_series() {
-	local stamp idx parent p info tree subject author email date
+	local stamp idx parent p part hash extra info f files tree subject author email date
+	local -a exclude
 	# a git tree's commit is the kernel as it is
 	if [ -n "$GIT_SPEC" ]; then
 		source_version | sed 's/.* /git-/' >"$RL_KSRC/.git/reclaimlab-series-applied"
 		return 0
 	fi
-	stamp=$( (cat "$SERIES"; series_patches | while read -r p; do
-		[ -f "$PATCHDIR/$p" ] || die "series names $p, which is not in $PATCHDIR/"
-		cat "$PATCHDIR/$p"
+	stamp=$( (cat "$SERIES"; series_patches | while read -r p part hash; do
+		for f in "$p" $part; do
+			[ -f "$PATCHDIR/$f" ] || die "series names $f, which is not in $PATCHDIR/"
+			cat "$PATCHDIR/$f"
+		done
 	done) | sha256sum | cut -d' ' -f1)
 	if [ -f "$RL_KSRC/.git/reclaimlab-series-applied" ] &&
 		[ "$(cat "$RL_KSRC/.git/reclaimlab-series-applied")" = "$stamp" ] &&
@@ -209,17 +284,32 @@ apply_series() {
 	fi
 	idx=$(mktemp "$RL_BUILD/src/index.XXXXXX")
 	info=$(mktemp "$RL_BUILD/src/info.XXXXXX")
-	trap 'rm -f "$idx" "$info" "$info.msg" "$info.patch"' RETURN
+	trap 'rm -f "$idx" "$info" "$info".*' RETURN
 	GIT_INDEX_FILE=$idx git -C "$RL_KSRC" read-tree pristine
 	parent=$(git -C "$RL_KSRC" rev-parse pristine)
-	while read -r p; do
+	while read -r p part hash extra; do
+		[ -z "$extra" ] || die "a line of $SERIES has more than PATCH PART HASH: '$p $part $hash $extra'"
+		exclude=()
+		files=""
+		if [ -n "$part" ]; then
+			files=$(check_part "$p" "$part" "$hash")
+			for f in $files; do
+				exclude+=("--exclude=$f")
+			done
+		fi
 		git -C "$RL_KSRC" mailinfo "$info.msg" "$info.patch" <"$PATCHDIR/$p" >"$info"
-		GIT_INDEX_FILE=$idx git -C "$RL_KSRC" apply --cached "$info.patch" 2>"$info.err" || {
+		GIT_INDEX_FILE=$idx git -C "$RL_KSRC" apply --cached "${exclude[@]}" "$info.patch" 2>"$info.err" || {
 			cat "$info.err" >&2
-			rm -f "$info.err"
-			die "patch $p does not apply to $(source_label) (after the patches before it in $SERIES)"
+			die "patch $p${part:+ (without its changes to $files)} does not apply to $(source_label) (after the patches before it in $SERIES)"
 		}
-		rm -f "$info.err"
+		if [ -n "$part" ]; then
+			git -C "$RL_KSRC" mailinfo "$info.pmsg" "$info.ppatch" <"$PATCHDIR/$part" >"$info.pinfo"
+			GIT_INDEX_FILE=$idx git -C "$RL_KSRC" apply --cached "$info.ppatch" 2>"$info.err" || {
+				cat "$info.err" >&2
+				die "patch $part ($(basename "$PATCHDIR")'s own $files of $p) does not apply to $(source_label) (after the patches before it in $SERIES)"
+			}
+			printf '\n%s\n\n%s\n' "$(sed -n 's/^Subject: //p' "$info.pinfo")" "$(cat "$info.pmsg")" >>"$info.msg"
+		fi
 		tree=$(GIT_INDEX_FILE=$idx git -C "$RL_KSRC" write-tree)
 		subject=$(sed -n 's/^Subject: //p' "$info")
 		author=$(sed -n 's/^Author: //p' "$info")

@@ -11,19 +11,6 @@ t_shellcheck_clean() {
 	shellcheck -s sh -e SC2034,SC2100,SC2125 rootfs/scenarios/*.scn rootfs/lib/rl-lib.sh rootfs/lib/rl-scenario
 }
 
-# Every patch of both series passes the kernel's checkpatch.pl --strict
-# (run from the lab's 6.12 tree, as it must be, for its spelling and
-# context files).
-t_patches_checkpatch_clean() {
-	local p out=$TEST_TMP/checkpatch.out bad=""
-	for p in "$RL_TOP"/kernel-patches/*.patch "$RL_TOP"/kernel-patches/*/*.patch; do
-		(cd "$RL_KSRC" && perl scripts/checkpatch.pl --strict --no-summary --terse "$p") >"$out" 2>&1 ||
-			bad="$bad ${p#"$RL_TOP"/}: $(head -3 "$out")"
-	done
-	[ -z "$bad" ] || fail "checkpatch --strict:$bad"
-	echo "$(find "$RL_TOP/kernel-patches" -name '*.patch' | wc -l) patches checkpatch --strict clean"
-}
-
 t_config_fragment_survives() {
 	# build-kernel.sh refuses a config that lost a requested option; check
 	# the built kernel's own .config for the options the lab depends on.
@@ -180,59 +167,4 @@ t_results_never_overwritten() {
 		fail "a non-empty run folder was reused"
 	fi
 	[ "$(cat "$run/data")" = precious ] || fail "existing results were touched"
-}
-
-# The series mechanism on a tiny stand-in tree: patches apply in order as
-# commits, a changed series rewrites only the files it changes, and a patch
-# that does not apply is named.
-t_series_apply_mechanism() {
-	local src=$TEST_TMP/ksrc pd=$TEST_TMP/patches m1 m2 out
-	mkdir -p "$src" "$pd"
-	git -C "$src" init -q
-	printf 'a\n' >"$src/a.c"
-	printf 'b\n' >"$src/b.c"
-	git -C "$src" add -A
-	git -C "$src" -c user.name=t -c user.email=t@t commit -qm pristine
-	git -C "$src" tag pristine
-	dpkg-query -W -f='${Version}' linux-source-6.12 >"$src/.git/reclaimlab-source-version"
-	mk_patch() { # FILE OLD NEW SUBJECT
-		cat <<PATCH
-From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
-From: Lab Tester <lab@example.org>
-Date: Mon, 30 Nov 2026 12:00:00 +0000
-Subject: [PATCH] $4
-
-Changelog for $4.
-
-Signed-off-by: Lab Tester <lab@example.org>
----
-diff --git a/$1 b/$1
---- a/$1
-+++ b/$1
-@@ -1 +1 @@
--$2
-+$3
-PATCH
-	}
-	mk_patch a.c a a2 "change a" >"$pd/0001-a.patch"
-	mk_patch b.c b b2 "change b" >"$pd/0002-b.patch"
-	printf '0001-a.patch\n0002-b.patch\n' >"$pd/series"
-	RL_KSRC=$src RL_PATCHDIR=$pd "$RL_TOP/scripts/build-kernel.sh" --apply-only
-	[ "$(cat "$src/a.c" "$src/b.c" | tr '\n' ,)" = a2,b2, ] || fail "series not applied"
-	[ "$(git -C "$src" log --format=%s pristine..HEAD | tr '\n' ,)" = "change b,change a," ] ||
-		fail "patches are not one commit each: $(git -C "$src" log --oneline)"
-	m1=$(stat -c %Y.%y "$src/a.c")
-	sleep 1.1
-	mk_patch b.c b b3 "change b again" >"$pd/0002-b.patch"
-	RL_KSRC=$src RL_PATCHDIR=$pd "$RL_TOP/scripts/build-kernel.sh" --apply-only
-	[ "$(cat "$src/b.c")" = b3 ] || fail "edited patch not re-applied"
-	m2=$(stat -c %Y.%y "$src/a.c")
-	[ "$m1" = "$m2" ] || fail "a.c was rewritten although its patch did not change"
-	mk_patch a.c zzz q "broken" >"$pd/0003-broken.patch"
-	echo 0003-broken.patch >>"$pd/series"
-	out=$(RL_KSRC=$src RL_PATCHDIR=$pd "$RL_TOP/scripts/build-kernel.sh" --apply-only 2>&1) &&
-		fail "a patch that does not apply was accepted"
-	grep -q "patch 0003-broken.patch does not apply" <<<"$out" ||
-		fail "failure does not name the patch: $out"
-	[ "$(cat "$src/b.c")" = b3 ] || fail "a failed series changed the tree"
 }
