@@ -4,7 +4,7 @@
  * profile values, read as data, and the benchmarks' formulas.
  */
 #include "check.h"
-#include "bench.h"
+#include "bench/bench.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,8 +7,8 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "blklat.h"
-#include "util.h"
+#include "summarize/blklat.h"
+#include "lib/util.h"
 
 #define W (2u << 16)		/* BLK_TC_WRITE as a category bit */
 #define R (1u << 16)		/* BLK_TC_READ */

@@ -6,8 +6,8 @@
  * Percentiles are nearest-rank (sample ceil(p * n / 100) of n sorted).
  */
 #include "check.h"
-#include "completion.h"
-#include "tracestat.h"
+#include "summarize/completion.h"
+#include "summarize/tracestat.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
  * file and what it is; a good file is read whole and never past the cap.
  */
 #include "check.h"
-#include "guest-read.h"
+#include "lib/guest-read.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,8 +5,8 @@
  * measured).
  */
 #include "check.h"
-#include "record.h"
-#include "report-model.h"
+#include "lib/record.h"
+#include "report/model.h"
 
 #include <math.h>
 #include <stdio.h>

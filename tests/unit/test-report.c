@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of the report's helpers (scripts/tools/report.c, html.c). */
 #include "check.h"
-#include "report-model.h"
+#include "report/model.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * logs in tests/fixtures/splats/ (found through $RL_FIXTURES).
  */
 #include "check.h"
-#include "splats.h"
+#include "collect/splats.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,10 +4,10 @@
  * host's files in RUN/, the guest's in RUN/guest/.
  */
 #include "check.h"
-#include "cli.h"
-#include "report-model.h"
-#include "summarize.h"
-#include "tracestat.h"
+#include "lib/cli.h"
+#include "report/model.h"
+#include "summarize/summarize.h"
+#include "summarize/tracestat.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,8 +5,8 @@
  * 12.6.1 in a guest (see its README); the rest is written here.
  */
 #include "check.h"
-#include "util.h"
-#include "sysstat.h"
+#include "lib/util.h"
+#include "summarize/sysstat.h"
 
 static double mean_of(const struct sysstat_dev *d, const char *metric)
 {

@@ -10,7 +10,7 @@
  *   7:[30,50) 8:[50,75) 9:[75,99) 10:[99,100) 11:[100,inf)
  */
 #include "check.h"
-#include "tracestat.h"
+#include "summarize/tracestat.h"
 
 #include <stdlib.h>
 #include <string.h>
