@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/blklat.c: a blktrace's records into D2C and
+ * Unit tests of scripts/tools/summarize/blklat.c: a blktrace's records into D2C and
  * Q2C per direction.  tests/fixtures/blktrace/ holds a real trace of a
  * guest (see its README); the rest is built here, record by record.
  */

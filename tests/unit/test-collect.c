@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of scripts/tools/collect.c: a run's outcome from its console and guest. */
+/* Unit tests of scripts/tools/collect/collect.c: a run's outcome from its console and guest. */
 #include "check.h"
 #include "collect/collect.h"
 

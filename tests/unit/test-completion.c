@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/completion.c: writeback_end_batch lines, fed
+ * Unit tests of scripts/tools/summarize/completion.c: writeback_end_batch lines, fed
  * one by one and through rl-tracestat's line reader, with known answers.
  *
  * Percentiles are nearest-rank (sample ceil(p * n / 100) of n sorted).

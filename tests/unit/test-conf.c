@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the one key=value reader (scripts/tools/conf.c). */
+/* Unit tests of the one key=value reader (scripts/tools/lib/conf.c). */
 #include "check.h"
 #include "lib/conf.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of scripts/tools/json.c, the reader of the guest tools' JSON. */
+/* Unit tests of scripts/tools/lib/json.c, the reader of the guest tools' JSON. */
 #include "check.h"
 #include "lib/json.h"
 

@@ -12,7 +12,7 @@
 #include "lib/record.h"
 #include "lib/cli.h"
 #include "lib/guest-read.h"
-#include "report/model.h"
+#include "lib/run-folder.h"
 
 #include <errno.h>
 #include <stdlib.h>

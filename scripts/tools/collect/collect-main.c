@@ -20,8 +20,9 @@
 #include "collect/collect.h"
 #include "lib/conf.h"
 #include "lib/guest-read.h"
-#include "report/model.h"
-#include "summarize/summarize.h"
+#include "lib/run-folder.h"
+#include "lib/util.h"
+#include "lib/values.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -147,7 +148,7 @@ int main(int argc, char **argv)
 		end = COLLECT_INTERACTIVE;
 	else
 		die_usage("bad end '%s' (valid: ended hung interactive)", argv[3]);
-	if (!summarize_is_number(argv[2]))
+	if (!value_is_number(argv[2]))
 		die_usage("bad WALL_SECONDS '%s' (valid: a number of seconds)", argv[2]);
 	p = path_of(dir, "run.conf");
 	conf = read_whole_file(p, NULL);

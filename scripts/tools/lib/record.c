@@ -3,8 +3,9 @@
 #include "lib/record.h"
 #include "lib/cli.h"
 #include "lib/conf.h"
-#include "report/model.h"
-#include "summarize/summarize.h"
+#include "lib/run-folder.h"
+#include "lib/util.h"
+#include "lib/values.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -138,7 +139,7 @@ int record_rows(const struct record *rec, const char *status,
 			continue;
 		*eq = '\0';
 		if (!record_fact_metric(line, metric, sizeof(metric)) &&
-		    summarize_is_number(eq + 1) && !join(rec, metric, eq + 1, row, sizeof(row)))
+		    value_is_number(eq + 1) && !join(rec, metric, eq + 1, row, sizeof(row)))
 			rc = fn(arg, row, metric, eq + 1, 0);
 	}
 	free(st);

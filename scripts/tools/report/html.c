@@ -4,9 +4,10 @@
  * (no network, no script): headings, paragraphs, lists, quotes, tables,
  * **bold**, `code`, links; a link to plots/NAME.svg also puts that SVG
  * inline below its line, so the page shows every figure by itself.  Only
- * the markdown report.c writes is understood, not markdown in general.
+ * the markdown markdown.c writes is understood, not markdown in general.
  */
-#include "report/model.h"
+#include "report/html.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

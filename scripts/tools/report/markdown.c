@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The report of a matrix; see report.h.  report.md is written section by
+ * The report of a matrix; see model.h.  report.md is written section by
  * section from a model of the matrix (runs, groups, pairs, verdicts per
  * scenario); plots.c draws the figures and html.c renders the same
  * markdown as a self-contained page.
  */
 #include "report/markdown.h"
 #include "report/model.h"
+#include "report/plots.h"
+#include "lib/conf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -55,31 +57,6 @@ static void median_range(FILE *f, const struct agg_group *g)
 		fprintf(f, " (%s–%s)", fmt(b, sizeof(b), g->min), fmt(c, sizeof(c), g->max));
 }
 
-void strip_error_line(char *line)
-{
-	char *semi, *slash;
-
-	if (!strncmp(line, "reclaimlab: ", 12))
-		memmove(line, line + 12, strlen(line + 12) + 1);
-	semi = strrchr(line, ';');
-	if (!semi)
-		return;
-	slash = strrchr(semi, '/');
-	if (slash && !strpbrk(slash, " ;"))
-		*semi = '\0';
-}
-
-int is_gnuplot_safe_name(const char *name)
-{
-	if (!*name)
-		return 0;
-	for (; *name; name++)
-		if (!((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') ||
-		      (*name >= '0' && *name <= '9') || strchr("._-", *name)))
-			return 0;
-	return 1;
-}
-
 void md_text(FILE *f, const char *s)
 {
 	/*
@@ -92,6 +69,111 @@ void md_text(FILE *f, const char *s)
 
 		fputc(c < 0x20 || c == 0x7f || strchr("[]`*|<>", c) ? '_' : c, f);
 	}
+}
+
+/* "- MODE: knob=value, ...": the knobs of scenario scn's runs of mode */
+static void knob_line(const struct report_model *r, const char *scn, const char *mode,
+		      FILE *f)
+{
+	struct strv lines = { 0 }, order = { 0 }, value = { 0 };
+	size_t i, j, absent = 0, nruns = 0;
+	int any = 0, mglru = 0, mglru_off = 0;
+
+	for (i = 0; i < r->nruns; i++)
+		nruns += !strcmp(r->runs[i].scenario, scn) && !strcmp(r->runs[i].mode, mode);
+	if (!nruns)
+		return;
+	model_knob_lines(r, scn, mode, &lines, &any);
+	for (i = 0; i < lines.n; i++) {
+		char *eq = strchr(lines.v[i], '='), *eq2;
+		const char *val = "";
+
+		if (eq) {
+			*eq = '\0';
+			val = eq + 1;
+			eq2 = strchr(eq + 1, '=');
+			if (eq2)
+				*eq2 = '\0';
+		}
+		/* on in every run, whatever mask each read back */
+		if (!strcmp(lines.v[i], "sys.kernel.mm.lru_gen.enabled")) {
+			mglru = 1;
+			/* y, or a mask of the features on */
+			mglru_off |= strcmp(val, "y") && strtoul(val, NULL, 0) == 0;
+		}
+		for (j = 0; j < order.n && strcmp(order.v[j], lines.v[i]); j++)
+			;
+		if (j == order.n) {
+			strv_push(&order, lines.v[i]);
+			strv_push(&value, val);
+		} else if (strcmp(value.v[j], val)) {
+			free(value.v[j]);
+			value.v[j] = xstrdup("varies");
+		}
+	}
+	if (!order.n) {
+		fprintf(f, "- %s: no knobs recorded\n", mode);
+		goto out;
+	}
+	fprintf(f, "- %s: ", mode);
+	for (i = 0; i < order.n; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		md_text(f, order.v[i]);
+		fputc('=', f);
+		md_text(f, value.v[i]);
+		absent += !strcmp(value.v[i], "absent");
+	}
+	if (absent == order.n) {
+		/* MODE@KERNEL (a matrix of kernels) is vanilla@KERNEL */
+		const char *at = strchr(mode, '@');
+		char vanilla[96];
+
+		snprintf(vanilla, sizeof(vanilla), "vanilla%s", at ? at : "");
+		if (strcmp(mode, vanilla))
+			fprintf(f, " — **all absent: this kernel has none of these knobs, so the %s runs ran the kernel's default behaviour (%s == %s)**",
+				mode, mode, vanilla);
+		else
+			fprintf(f, " — **all absent: this kernel has none of these knobs, so the %s runs ran the kernel's default behaviour**",
+				mode);
+	}
+	/*
+	 * Which knobs act under MGLRU depends on the series a kernel
+	 * carries, which the run folders do not list: say it per patch.
+	 */
+	if (mglru && !mglru_off)
+		fprintf(f, " — **the multi-gen LRU is on: the pageout works, vm.reclaim_plug and vm.reclaim_throttle_writeback apply to both LRUs; vm.reclaim_wait_dirty has no effect under it without patch 0020 (mm: vmscan: take the series' reclaim waits under the multi-gen LRU), which the lab's series carries**");
+	fprintf(f, "\n");
+out:
+	strv_free(&lines);
+	strv_free(&order);
+	strv_free(&value);
+}
+
+/* every parameter of run, "(--set)" after those the matrix set */
+static void print_params(const struct report_model *r, const struct model_run *run, FILE *f)
+{
+	struct strv sets = { 0 }, params = { 0 };
+	/* every parameter, resolved: run.conf's params= (run.sh, before boot) */
+	char *text = run ? conf_value(run->conf, "params") : NULL;
+	size_t i;
+	int n = 0;
+
+	strv_split(&sets, r->conf_sets);
+	strv_split(&params, text);
+	for (i = 0; i < params.n; i++) {
+		const char *kv = params.v[i];
+
+		if (!strncmp(kv, "SCN_", 4))
+			continue;
+		fprintf(f, "%s", n++ ? ", " : "");
+		md_text(f, kv);
+		fprintf(f, "%s", strv_has(&sets, kv) ? " (--set)" : "");
+	}
+	if (!n)
+		fprintf(f, "none recorded");
+	free(text);
+	strv_free(&sets);
+	strv_free(&params);
 }
 
 /* --- the markdown ------------------------------------------------------ */
@@ -1107,10 +1189,10 @@ static void scenario_section(struct report_model *r, struct model_scenario *s, F
 	free(prof);
 	free(model);
 	fprintf(f, "**Parameters:** ");
-	model_print_params(r, first, f);
+	print_params(r, first, f);
 	fprintf(f, "\n\n**Knobs:**\n\n");
 	for (i = 0; i < r->modes.n; i++)
-		model_knob_line(r, s->name, r->modes.v[i], f);
+		knob_line(r, s->name, r->modes.v[i], f);
 	fprintf(f, "\n");
 	checks_section(s, f);
 	waits_section(r, s, f);
@@ -1147,7 +1229,7 @@ int report_markdown(struct report_model *r, FILE *f, FILE *notes)
 	if (r->refused->n) {
 		strv_sort(r->refused);
 		fprintf(f, "## Guest files refused\n\n"
-			"What a guest left that is not a regular file, or larger than its limit, is not read (scripts/tools/guest-read.h); the tables and plots lack what it held.\n\n");
+			"What a guest left that is not a regular file, or larger than its limit, is not read (scripts/tools/lib/guest-read.h); the tables and plots lack what it held.\n\n");
 		for (i = 0; i < r->refused->n; i++) {
 			fprintf(f, "- ");
 			md_text(f, r->refused->v[i]);

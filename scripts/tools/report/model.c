@@ -4,9 +4,11 @@
  * asks of it.  See report-model.h.
  */
 #include "report/model.h"
+#include "lib/conf.h"
+#include "lib/run-folder.h"
 #include "lib/cli.h"
 #include "lib/guest-read.h"
-#include "summarize/tracestat.h"
+#include "lib/values.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -567,9 +569,8 @@ static void run_knobs(const struct model_run *run, struct strv *lines)
 	free(absent);
 }
 
-/* The knobs of the runs of mode (and scenario, if not NULL). */
-static void knob_lines(const struct report_model *r, const char *scn, const char *mode,
-		       struct strv *lines, int *any_file)
+void model_knob_lines(const struct report_model *r, const char *scn, const char *mode,
+		      struct strv *lines, int *any_file)
 {
 	size_t i;
 
@@ -589,7 +590,7 @@ int model_mode_all_absent(const struct report_model *r, const char *mode)
 	int any = 0, all = 1;
 	size_t i;
 
-	knob_lines(r, NULL, mode, &lines, &any);
+	model_knob_lines(r, NULL, mode, &lines, &any);
 	for (i = 0; i < lines.n; i++)
 		if (!ends_with(lines.v[i], "=absent", 0))
 			all = 0;
@@ -598,107 +599,18 @@ int model_mode_all_absent(const struct report_model *r, const char *mode)
 	return all;
 }
 
-void model_knob_line(const struct report_model *r, const char *scn, const char *mode,
-		   FILE *f)
+void strip_error_line(char *line)
 {
-	struct strv lines = { 0 }, order = { 0 }, value = { 0 };
-	size_t i, j, absent = 0, nruns = 0;
-	int any = 0, mglru = 0, mglru_off = 0;
+	char *semi, *slash;
 
-	for (i = 0; i < r->nruns; i++)
-		nruns += !strcmp(r->runs[i].scenario, scn) && !strcmp(r->runs[i].mode, mode);
-	if (!nruns)
+	if (!strncmp(line, "reclaimlab: ", 12))
+		memmove(line, line + 12, strlen(line + 12) + 1);
+	semi = strrchr(line, ';');
+	if (!semi)
 		return;
-	knob_lines(r, scn, mode, &lines, &any);
-	for (i = 0; i < lines.n; i++) {
-		char *eq = strchr(lines.v[i], '='), *eq2;
-		const char *val = "";
-
-		if (eq) {
-			*eq = '\0';
-			val = eq + 1;
-			eq2 = strchr(eq + 1, '=');
-			if (eq2)
-				*eq2 = '\0';
-		}
-		/* on in every run, whatever mask each read back */
-		if (!strcmp(lines.v[i], "sys.kernel.mm.lru_gen.enabled")) {
-			mglru = 1;
-			/* y, or a mask of the features on */
-			mglru_off |= strcmp(val, "y") && strtoul(val, NULL, 0) == 0;
-		}
-		for (j = 0; j < order.n && strcmp(order.v[j], lines.v[i]); j++)
-			;
-		if (j == order.n) {
-			strv_push(&order, lines.v[i]);
-			strv_push(&value, val);
-		} else if (strcmp(value.v[j], val)) {
-			free(value.v[j]);
-			value.v[j] = xstrdup("varies");
-		}
-	}
-	if (!order.n) {
-		fprintf(f, "- %s: no knobs recorded\n", mode);
-		goto out;
-	}
-	fprintf(f, "- %s: ", mode);
-	for (i = 0; i < order.n; i++) {
-		fprintf(f, "%s", i ? ", " : "");
-		md_text(f, order.v[i]);
-		fputc('=', f);
-		md_text(f, value.v[i]);
-		absent += !strcmp(value.v[i], "absent");
-	}
-	if (absent == order.n) {
-		/* MODE@KERNEL (a matrix of kernels) is vanilla@KERNEL */
-		const char *at = strchr(mode, '@');
-		char vanilla[96];
-
-		snprintf(vanilla, sizeof(vanilla), "vanilla%s", at ? at : "");
-		if (strcmp(mode, vanilla))
-			fprintf(f, " — **all absent: this kernel has none of these knobs, so the %s runs ran the kernel's default behaviour (%s == %s)**",
-				mode, mode, vanilla);
-		else
-			fprintf(f, " — **all absent: this kernel has none of these knobs, so the %s runs ran the kernel's default behaviour**",
-				mode);
-	}
-	/*
-	 * Which knobs act under MGLRU depends on the series a kernel
-	 * carries, which the run folders do not list: say it per patch.
-	 */
-	if (mglru && !mglru_off)
-		fprintf(f, " — **the multi-gen LRU is on: the pageout works, vm.reclaim_plug and vm.reclaim_throttle_writeback apply to both LRUs; vm.reclaim_wait_dirty has no effect under it without patch 0020 (mm: vmscan: take the series' reclaim waits under the multi-gen LRU), which the lab's series carries**");
-	fprintf(f, "\n");
-out:
-	strv_free(&lines);
-	strv_free(&order);
-	strv_free(&value);
-}
-
-void model_print_params(const struct report_model *r, const struct model_run *run, FILE *f)
-{
-	struct strv sets = { 0 }, params = { 0 };
-	/* every parameter, resolved: run.conf's params= (run.sh, before boot) */
-	char *text = run ? conf_value(run->conf, "params") : NULL;
-	size_t i;
-	int n = 0;
-
-	strv_split(&sets, r->conf_sets);
-	strv_split(&params, text);
-	for (i = 0; i < params.n; i++) {
-		const char *kv = params.v[i];
-
-		if (!strncmp(kv, "SCN_", 4))
-			continue;
-		fprintf(f, "%s", n++ ? ", " : "");
-		md_text(f, kv);
-		fprintf(f, "%s", strv_has(&sets, kv) ? " (--set)" : "");
-	}
-	if (!n)
-		fprintf(f, "none recorded");
-	free(text);
-	strv_free(&sets);
-	strv_free(&params);
+	slash = strrchr(semi, '/');
+	if (slash && !strpbrk(slash, " ;"))
+		*semi = '\0';
 }
 
 char *model_run_error(const struct report_model *r, const struct model_run *run)
@@ -756,11 +668,11 @@ static void picture_thread(struct picture_fs *pf)
 	size_t i, n = pf->thread->n;
 
 	memcpy(v, pf->thread->usec, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), tracestat_cmp_long);
+	qsort(v, n, sizeof(*v), value_cmp_long);
 	for (i = 0; i < n; i++)
 		pf->thread_full += v[i] >= PICTURE_TIMEOUT_USEC;
 	/* the nearest rank, as rl-tracestat's p50_usec of the lab's waits */
-	pf->thread_p50_usec = tracestat_percentile(v, n, 50);
+	pf->thread_p50_usec = value_percentile(v, n, 50);
 	pf->thread_share = n ? (double)pf->thread_full / n : 0;
 }
 

@@ -1,24 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The model of a matrix the report is written from: its runs as their
- * folders describe them, and per scenario the aggregate groups, the pairs
- * against the reference mode and the verdicts of the scenario's checks.
+ * The report of a comparison matrix (rl-report): report.md (markdown.h),
+ * report.html (html.h) and the plots (plots.h), written from this model
+ * of the matrix: its runs as their folders describe them, and per scenario
+ * the aggregate groups, the pairs against the reference mode and the
+ * verdicts of the scenario's checks.
+ *
+ * The model reads only the saved run folders (MATRIX/runs/NAME/: each
+ * run's record, lib/record.h: run.conf, status and derived/summary.tsv,
+ * joined there; the params, knobs and clock are run.conf's, recorded by
+ * run.sh before boot; derived/ files of summarize-run.sh; the guest's
+ * kernel-release, workload-seconds and *.progress in guest/, read through
+ * lib/guest-read.h), MATRIX/matrix.conf, MATRIX/NAME.err and the scenario
+ * files (lib/scenario.h).  The statistics and the checks are
+ * aggregate-stats.c's and aggregate-checks.c's; summary rows are read by
+ * metric name.  The same runs give the same report.
  */
 #ifndef RECLAIMLAB_REPORT_MODEL_H
 #define RECLAIMLAB_REPORT_MODEL_H
 
-#include <stdio.h>
-
 #include "aggregate/aggregate.h"
 #include "lib/record.h"
-#include "report/markdown.h"
 #include "lib/scenario.h"
 #include "lib/util.h"
 
-/* the subfolder of a run folder with what the host derived (lib.sh RL_DERIVED) */
-#define RL_DERIVED_DIR "derived"
-/* the subfolder of a run folder with all the guest wrote (lib.sh RL_GUEST) */
-#define RL_GUEST_DIR "guest"
+struct report_opts {
+	const char *matrix;		/* the matrix folder */
+	const char *scenarios;		/* folder of NAME.scn */
+	const char *fs_order;		/* "ext4 xfs ...": the catalogue's order */
+	const char *mode_order;		/* "patched vanilla ..." */
+	const char *png_term;		/* gnuplot's png terminal, NULL: no plots */
+};
 
 
 struct model_run {
@@ -114,10 +126,15 @@ void model_check_metrics(const struct model_scenario *s, struct strv *out,
 int model_any_group_max_above(const struct model_scenario *s, const char *metric,
 			    double v);
 int model_mode_all_absent(const struct report_model *r, const char *mode);
-void model_knob_line(const struct report_model *r, const char *scn, const char *mode,
-		   FILE *f);
-void model_print_params(const struct report_model *r, const struct model_run *run,
-		      FILE *f);
+/*
+ * Adds "knob=value" of every run of mode (and scenario scn, if not NULL):
+ * run.conf's knobs, "absent" for those the kernel lacked, "n/a" for a
+ * remount option of another filesystem; *any_file is set if any run was.
+ */
+void model_knob_lines(const struct report_model *r, const char *scn, const char *mode,
+		      struct strv *lines, int *any_file);
+/* A compare.sh error line without "reclaimlab: " and a trailing "; .../path". */
+void strip_error_line(char *line);
 /* The last line of MATRIX/NAME.err, cut for a table; malloc'ed or NULL. */
 char *model_run_error(const struct report_model *r, const struct model_run *run);
 /* A file the host wrote into a run folder, as text; malloc'ed, NULL if absent. */
@@ -178,25 +195,5 @@ const char *picture_class(double share);
 void model_picture(const struct report_model *r, const struct model_scenario *s,
 		   struct picture *out);
 void model_picture_free(struct picture *p);
-
-/*
- * A string as one gnuplot string literal, into buf: single-quoted with '
- * doubled, control characters, bytes past ASCII and ` (command
- * substitution) made '?', cut at GNUPLOT_STRING_MAX characters (and to
- * size).  Returns buf.
- */
-#define GNUPLOT_STRING_MAX	400
-#define GNUPLOT_QUOTED_SIZE	(2 * GNUPLOT_STRING_MAX + 3)
-char *gnuplot_quote(char *buf, size_t size, const char *s);
-
-/* report.c, plots.c, html.c */
-int report_markdown(struct report_model *r, FILE *f, FILE *notes);
-void plots_section(struct report_model *r, struct model_scenario *s, FILE *f, FILE *notes);
-/* plots/SCENARIO.MODE.picture.{svg,png}; its name (without .svg), or NULL */
-const char *plot_picture(struct report_model *r, const struct picture *p, char *name,
-			 size_t size, FILE *notes);
-int report_html(const char *markdown, const char *title, const char *plots_dir,
-		FILE *out);
-
 
 #endif

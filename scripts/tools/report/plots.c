@@ -8,9 +8,12 @@
  * file names) is a gnuplot string literal made by gnuplot_quote(): a run's
  * names and values are data, never gnuplot commands.
  */
+#include "report/plots.h"
 #include "report/model.h"
+#include "lib/run-folder.h"
 #include "lib/cli.h"
 #include "lib/guest-read.h"
+#include "lib/values.h"
 #include "summarize/tracestat.h"
 
 #include <dirent.h>
@@ -437,7 +440,7 @@ static void writers(const struct report_model *r, const struct model_scenario *s
 
 			if (len > 9 && !strcmp(list[k]->d_name + len - 9, ".progress")) {
 				list[k]->d_name[len - 9] = '\0';
-				if (is_gnuplot_safe_name(list[k]->d_name))
+				if (value_is_plain_name(list[k]->d_name))
 					strv_add_unique(out, list[k]->d_name);
 			}
 			free(list[k]);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rl-report: the report of a comparison matrix into a new folder (see
- * report.h); scripts/report.sh moves it into the matrix.
+ * report/model.h); scripts/report.sh moves it into the matrix.
  *
  * Exit status: 0 ok, 1 runtime error, 2 bad usage or a matrix that cannot
  * be reported.
  */
 #include "lib/cli.h"
+#include "report/html.h"
+#include "report/markdown.h"
 #include "report/model.h"
 
 #include <errno.h>

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "summarize/tracestat.h"
+#include "lib/values.h"
 
 #define REC_SIZE	48		/* struct blk_io_trace */
 #define REC_MAGIC	0x65617400u	/* magic << 8; the low byte: version */
@@ -240,9 +240,9 @@ int blklat_read(const unsigned char *buf, size_t len, struct blklat *lat,
 		struct blklat_dir_stats *s = &lat->dir[d];
 
 		if (s->nd2c)
-			qsort(s->d2c_ns, s->nd2c, sizeof(long), tracestat_cmp_long);
+			qsort(s->d2c_ns, s->nd2c, sizeof(long), value_cmp_long);
 		if (s->nq2c)
-			qsort(s->q2c_ns, s->nq2c, sizeof(long), tracestat_cmp_long);
+			qsort(s->q2c_ns, s->nq2c, sizeof(long), value_cmp_long);
 	}
 out:
 	free(qs.v);

@@ -7,7 +7,7 @@
  * ("btrfs-1") and ends at the first ": ".
  */
 #include "summarize/completion.h"
-#include "summarize/tracestat.h"
+#include "lib/values.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -59,7 +59,7 @@ int completion_parse(const char *fields, struct completion_event *ev)
 				break;
 		if (k == sizeof(keys) / sizeof(keys[0]))
 			continue;	/* a field a later kernel added */
-		if (nums[k] ? tracestat_parse_decimal(eq + 1, end - eq - 1, LONG_MAX, nums[k]) < 0 :
+		if (nums[k] ? value_parse_decimal(eq + 1, end - eq - 1, LONG_MAX, nums[k]) < 0 :
 			      copy_word(ev->unit, eq + 1, end - eq - 1) < 0)
 			return -1;
 		seen |= 1u << k;
@@ -180,10 +180,10 @@ void completion_finish(struct completion_stats *c, double duration_s)
 {
 	if (c->nfolio)
 		qsort(c->folio_samples, c->nfolio, sizeof(long),
-		      tracestat_cmp_long);
+		      value_cmp_long);
 	if (c->ngap)
 		qsort(c->gap_samples, c->ngap, sizeof(long),
-		      tracestat_cmp_long);
+		      value_cmp_long);
 	c->duration_s = duration_s > 0 ? duration_s : 0;
 	c->events_per_s = c->reclaim_folios_per_s = c->mb_per_s = 0;
 	if (c->duration_s > 0) {
@@ -191,11 +191,11 @@ void completion_finish(struct completion_stats *c, double duration_s)
 		c->reclaim_folios_per_s = c->reclaim_folios / c->duration_s;
 		c->mb_per_s = c->bytes / 1e6 / c->duration_s;
 	}
-	c->folios_p50 = tracestat_percentile(c->folio_samples, c->nfolio, 50);
-	c->folios_p90 = tracestat_percentile(c->folio_samples, c->nfolio, 90);
+	c->folios_p50 = value_percentile(c->folio_samples, c->nfolio, 50);
+	c->folios_p90 = value_percentile(c->folio_samples, c->nfolio, 90);
 	c->folios_max = c->nfolio ? c->folio_samples[c->nfolio - 1] : 0;
-	c->gap_ms_p50 = tracestat_percentile(c->gap_samples, c->ngap, 50) / 1000.0;
-	c->gap_ms_p90 = tracestat_percentile(c->gap_samples, c->ngap, 90) / 1000.0;
+	c->gap_ms_p50 = value_percentile(c->gap_samples, c->ngap, 50) / 1000.0;
+	c->gap_ms_p90 = value_percentile(c->gap_samples, c->ngap, 90) / 1000.0;
 }
 
 void completion_free(struct completion_stats *c)

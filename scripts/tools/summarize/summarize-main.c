@@ -6,7 +6,8 @@
  * Exit status: 0 ok, 1 write error, 2 bad usage or not a run folder.
  */
 #include "lib/cli.h"
-#include "report/model.h"
+#include "lib/run-folder.h"
+#include "lib/util.h"
 #include "summarize/summarize.h"
 
 #include <errno.h>

@@ -6,6 +6,7 @@
  */
 #include "summarize/summarize.h"
 #include "lib/cli.h"
+#include "lib/conf.h"
 
 #include <dirent.h>
 #include <ctype.h>
@@ -18,7 +19,9 @@
 
 #include "lib/guest-read.h"
 #include "lib/json.h"
-#include "report/model.h"
+#include "lib/run-folder.h"
+#include "lib/util.h"
+#include "lib/values.h"
 #include "summarize/blklat.h"
 #include "summarize/sysstat.h"
 #include "summarize/tracestat.h"
@@ -33,26 +36,6 @@ static const char *const tool_keys[] = {
 
 #define fail cli_fail
 
-int summarize_is_number(const char *s)
-{
-	const char *p = s;
-
-	if (*p == '-')
-		p++;
-	if (!*p || !strchr("0123456789.", *p))
-		return 0;
-	p += strspn(p, "0123456789.");
-	if (*p == 'e') {
-		p++;
-		if (*p == '-' || *p == '+')
-			p++;
-		if (!strchr("0123456789", *p) || !*p)
-			return 0;
-		p += strspn(p, "0123456789");
-	}
-	return !*p;
-}
-
 struct rows {
 	FILE *out;
 	char prefix[1024];
@@ -61,7 +44,7 @@ struct rows {
 
 static void row(struct rows *r, const char *metric, const char *value)
 {
-	if (summarize_is_number(value))
+	if (value_is_number(value))
 		fprintf(r->out, "%s\t%s\t%s\n", r->prefix, metric, value);
 }
 
@@ -88,7 +71,7 @@ static void mark_input(struct rows *r, const char *what, const char *name,
 {
 	fprintf(stderr, "rl-summarize: %s/%s/%s: %s\n", r->dir, RL_GUEST_DIR, name, why);
 	fprintf(r->out, "%s\tinput.%s\t%s\n", r->prefix, what,
-		is_gnuplot_safe_name(name) ? name : "(a file with an unsafe name)");
+		value_is_plain_name(name) ? name : "(a file with an unsafe name)");
 }
 
 /* why of a guest-read.h message "PATH: why" */
@@ -409,7 +392,7 @@ static void tool_rows(struct rows *r, const char *name, char *text)
 				continue;
 			*eq = '\0';
 			for (k = 0; k < NKEYS; k++) {
-				if (!strcmp(tok, tool_keys[k]) && summarize_is_number(eq + 1)) {
+				if (!strcmp(tok, tool_keys[k]) && value_is_number(eq + 1)) {
 					sum[k] += strtod(eq + 1, NULL);
 					n[k]++;
 				}
@@ -481,7 +464,7 @@ static void fio_rows(struct rows *r, const char *text, struct fio_jobs *seen)
 		const char *name = json_string(job, "jobname");
 		const double *e = json_number(job, "error");
 
-		if (!name || !is_gnuplot_safe_name(name) || strchr(name, '.') || strlen(name) > 200 ||
+		if (!name || !value_is_plain_name(name) || strchr(name, '.') || strlen(name) > 200 ||
 		    fio_job_seen(seen, name))
 			continue;
 		if (e) {
@@ -561,7 +544,7 @@ static void blk_rows(struct rows *r, const char *name)
 				continue;
 			for (k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++) {
 				snprintf(metric, sizeof(metric), "blk.%s.%s.%s_ms_p%d", dev, dn, what, pcts[k]);
-				row_num(r, metric, tracestat_percentile(v, nv, pcts[k]) / 1e6);
+				row_num(r, metric, value_percentile(v, nv, pcts[k]) / 1e6);
 			}
 			snprintf(metric, sizeof(metric), "blk.%s.%s.%s_ms_max", dev, dn, what);
 			row_num(r, metric, v[nv - 1] / 1e6);
@@ -698,7 +681,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 		if (len > 4 && !strcmp(name + len - 4, ".out") &&
 		    (t = guest_file(&r, name, GUEST_MAX_TOOL_OUT, NULL))) {
 			list[i]->d_name[len - 4] = '\0';
-			if (is_gnuplot_safe_name(name))
+			if (value_is_plain_name(name))
 				tool_rows(&r, name, t);
 			free(t);
 		} else if (len > 9 && !strcmp(name + len - 9, ".fio.json") &&
@@ -711,7 +694,7 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 			nphase++;
 			phase_rows(&r, name, phase, after_debug, after_vmstat);
 		} else if (len > 13 && !strcmp(name + len - 13, ".blktrace.bin") &&
-			   is_gnuplot_safe_name(name) && !memchr(name, '.', len - 13)) {
+			   value_is_plain_name(name) && !memchr(name, '.', len - 13)) {
 			blk_rows(&r, name);
 		}
 		free(list[i]);

@@ -48,7 +48,4 @@
 int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 		  size_t errlen);
 
-/* Whether text is a number as the rows carry them: -?[0-9.]+(e[-+]?[0-9]+)? */
-int summarize_is_number(const char *text);
-
 #endif

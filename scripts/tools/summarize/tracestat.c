@@ -9,6 +9,7 @@
  * whose pid follows the last '-'.
  */
 #include "summarize/tracestat.h"
+#include "lib/values.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -70,31 +71,13 @@ static const char *skip_word(const char *s)
 	return s;
 }
 
-int tracestat_parse_decimal(const char *s, size_t len, long max, long *out)
-{
-	long v = 0;
-	size_t i;
-
-	if (len == 0 || len > 18)
-		return -1;
-	for (i = 0; i < len; i++) {
-		if (!is_digit(s[i]))
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	if (v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /*
  * The kernel prints the wait fields with %d; a sign or anything past
  * INT_MAX means the line is damaged.
  */
 static int parse_uint(const char *s, size_t len, long *out)
 {
-	return tracestat_parse_decimal(s, len, INT_MAX, out);
+	return value_parse_decimal(s, len, INT_MAX, out);
 }
 
 /*
@@ -714,13 +697,6 @@ int tracestat_feed_stream(struct tracestat *ts, FILE *f,
 	return ferror(f) ? -1 : 0;
 }
 
-int tracestat_cmp_long(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Busiest tasks first; ties by name so the output is stable. */
 static int cmp_entry(const void *a, const void *b)
 {
@@ -731,18 +707,6 @@ static int cmp_entry(const void *a, const void *b)
 	if (x->usec != y->usec)
 		return x->usec < y->usec ? 1 : -1;
 	return strcmp(x->name, y->name);
-}
-
-long tracestat_percentile(const long *sorted, size_t n, int pct)
-{
-	size_t rank;
-
-	if (!n)
-		return 0;
-	rank = ((size_t)pct * n + 99) / 100;
-	if (rank < 1)
-		rank = 1;
-	return sorted[rank - 1];
 }
 
 static size_t bucket_of(long usec)
@@ -784,12 +748,12 @@ void tracestat_finish(struct tracestat *ts)
 
 	/* qsort() wants a non-NULL base even for 0 elements */
 	if (n)
-		qsort(ts->samples, n, sizeof(*ts->samples), tracestat_cmp_long);
+		qsort(ts->samples, n, sizeof(*ts->samples), value_cmp_long);
 	if (ts->tasks.n)
 		qsort(ts->tasks.v, ts->tasks.n, sizeof(*ts->tasks.v),
 		      cmp_entry);
 	for (i = 0; i < TRACESTAT_NPCT; i++)
-		ts->pct_usec[i] = tracestat_percentile(ts->samples, n, tracestat_pct[i]);
+		ts->pct_usec[i] = value_percentile(ts->samples, n, tracestat_pct[i]);
 	ts->max_usec = n ? ts->samples[n - 1] : 0;
 	/* of the waits that had a timeout to run out */
 	ts->full_timeout_share = n > ts->no_timeout ?

@@ -208,16 +208,6 @@ int tracestat_feed_stream(struct tracestat *ts, FILE *f,
 void tracestat_finish(struct tracestat *ts);
 void tracestat_free(struct tracestat *ts);
 
-/*
- * A non-negative decimal number of s[0..len), digits only, at most max;
- * 0, or -1 for anything else.
- */
-int tracestat_parse_decimal(const char *s, size_t len, long max, long *out);
-/* qsort() comparison of longs, ascending. */
-int tracestat_cmp_long(const void *a, const void *b);
-/* Nearest rank: the smallest sample with at least pct% at or below it. */
-long tracestat_percentile(const long *sorted, size_t n, int pct);
-
 /* Iterates CDF points (unique usec_delayed ascending); 0 when done. */
 int tracestat_cdf_point(const struct tracestat *ts, size_t *pos,
 			long *usec, double *fraction);
