@@ -2,7 +2,7 @@
 # Collect one run folder's raw data into derived/summary.tsv, one row per
 # metric (run scenario fs profile mode repeat metric value), and the trace's
 # histogram, CDF and waits per 0.1 s beside it: rl-summarize
-# (scripts/tools/summarize.c), the one reader of a run folder's raw files.
+# (scripts/tools/summarize/summarize.c), the one reader of a run folder's raw files.
 # What the run is comes from its run.conf; can be run again at any time.
 # The one way a run is summarized: a matrix's job (scripts/host-run.sh,
 # scripts/run-listed.sh), compare.sh --resume for a run finished but not

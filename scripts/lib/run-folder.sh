@@ -126,7 +126,7 @@ kernel_conf() {
 # run_status DIR: the run's status word, the first line of DIR/status
 # (running, interrupted, ok, failed, hung, crashed, splat); nothing if
 # there is no status file.  The one shell reader of that line; the report
-# reads it in load_runs() (report-model.c).
+# reads it in load_runs() (scripts/tools/report/model.c).
 run_status() {
 	[ -f "$1/status" ] || return 0
 	head -c 64 "$1/status" | head -1
