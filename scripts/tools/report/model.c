@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Loading a matrix into the report's model, and the questions the report
- * asks of it.  See report-model.h.
+ * asks of it.  See model.h.
  */
 #include "report/model.h"
 #include "lib/conf.h"
