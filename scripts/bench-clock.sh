@@ -28,7 +28,7 @@ esac
 make -s -C "$RL_TOP/rootfs/tools" NATIVE="$RL_BUILD/native" native >/dev/null ||
 	die "cannot build the native rl-opbench (make -C rootfs/tools native)"
 OPBENCH=$RL_BUILD/native/rl-opbench
-# the figures are rl-bench's, from what the runs wrote (scripts/tools/bench.c)
+# the figures are rl-bench's, from what the runs wrote (scripts/tools/bench/bench.c)
 build_host_tools
 BENCH=$RL_HOST_TOOLS/rl-bench
 work=$(mktemp -d "${TMPDIR:-/tmp}/reclaimlab-bench-clock.XXXXXX")

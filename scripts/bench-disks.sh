@@ -58,7 +58,7 @@ boot() { # NAME PROFILE JOB [TIME-TRAVEL-OPTION [RUN.SH OPTION...]]
 		--disk "ext4:$profile" --job "$out/$job" "$@" >/dev/null ||
 		die "benchmark run $name failed: $(run_status "$out/$name")"
 }
-# the figures are rl-bench's, from what the runs wrote (scripts/tools/bench.c)
+# the figures are rl-bench's, from what the runs wrote (scripts/tools/bench/bench.c)
 build_host_tools
 bench() { "$RL_HOST_TOOLS/rl-bench" "$@"; }
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The collect step of one run, after its guest is gone: rl-collect
-# (scripts/tools/collect.c) reads the console log once and what the guest
+# (scripts/tools/collect/collect.c) reads the console log once and what the guest
 # left as data, and writes the run's outcome, RUN/status (written last;
 # see scripts/lib/run-folder.sh for the run folder), and its splats.
 #   scripts/collect-run.sh RUNDIR WALL_SECONDS ended|hung|interactive

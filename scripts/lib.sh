@@ -89,7 +89,7 @@ printable() {
 # a guest may have written; read as data, never sourced.  One reader, one
 # rule for every key=value file and text (run.conf, status, matrix.conf,
 # rl-scenario-info's output: info_value): rl-conf, the C tools' own
-# conf_value() (scripts/tools/conf.h), where the last KEY= line wins.
+# conf_value() (scripts/tools/lib/conf.h), where the last KEY= line wins.
 conf_value() {
 	[ -f "$1" ] || return 0
 	[ -x "$RL_HOST_TOOLS/rl-conf" ] || build_host_tools

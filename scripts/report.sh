@@ -2,7 +2,7 @@
 # Write MATRIX/report.md, MATRIX/report.html and MATRIX/plots/ from the
 # saved run folders of a comparison matrix (scripts/compare.sh).  Reruns
 # nothing; can be run again at any time, and the same runs give the same
-# report.  The report is rl-report's (scripts/tools/report.c): runs not ok
+# report.  The report is rl-report's (scripts/tools/report/): runs not ok
 # are listed and left out of every table and plot; statistics and the
 # scenarios' "# Check:" verdicts come from aggregate-*.c; gnuplot draws.
 #

@@ -1,9 +1,16 @@
 #!/bin/bash
 # Collect one run folder's raw data into derived/summary.tsv, one row per
-# metric (run scenario fs profile mode repeat metric value), and the trace's
-# histogram, CDF and waits per 0.1 s beside it: rl-summarize
-# (scripts/tools/summarize.c), the one reader of a run folder's raw files.
-# What the run is comes from its run.conf; can be run again at any time.
+# metric, three tab-separated fields: RUN METRIC VALUE (RUN the run folder's
+# name); and beside it the trace's histogram, CDF, waits per 0.1 s, folios
+# ended per 10 ms and waits by task and reason (waits-hist.tsv,
+# waits-cdf.tsv, waits-series.tsv, completions-series.tsv,
+# waits-by-task.tsv): rl-summarize (scripts/tools/summarize/summarize.c),
+# the one reader of a run folder's raw files.  What the run is stays in its
+# run.conf and how it ended in its status: the readers join the three
+# (scripts/tools/lib/record.c), which refuses a summary of the eight-field
+# rows written before 2026-12 (run scenario fs profile mode repeat metric
+# value; scripts/convert-matrix.sh converts them).  Can be run again at any
+# time.
 # The one way a run is summarized: a matrix's job (scripts/host-run.sh,
 # scripts/run-listed.sh), compare.sh --resume for a run finished but not
 # summarized, the benchmarks and the tests all run this script.

@@ -49,11 +49,19 @@ report() {
 	} 9>>"$REPORT_LOCK"
 }
 
+# A sanitizer's report in a unit test's output (ASan, LSan, UBSan)
+SANITIZER_RE='ERROR: [A-Za-z]*Sanitizer|^SUMMARY: [A-Za-z]*Sanitizer|: runtime error: '
+
+# run_unit_tests: the C unit tests of both tool sets; each test's ok/not ok
+# line is counted, and a make check that fails (a build error, a test
+# binary that crashed or that a sanitizer stopped: ASan, LSan and UBSan,
+# which does not recover, exit non-zero) fails the lane by its exit
+# status, with the sanitizers' lines and the log's end
 run_unit_tests() {
-	local line log=$LOGS/unit.log
+	local line log=$LOGS/unit.log failed="" findings
 	{
-		make -s -C "$RL_TOP/rootfs/tools" check
-		make -s -C "$RL_TOP/scripts/tools" OUT="$RL_HOST_TOOLS" check
+		make -s -C "$RL_TOP/rootfs/tools" check || failed="$failed rootfs/tools"
+		make -s -C "$RL_TOP/scripts/tools" OUT="$RL_HOST_TOOLS" check || failed="$failed scripts/tools"
 	} >"$log" 2>&1
 	while read -r line; do
 		case "$line" in
@@ -61,8 +69,14 @@ run_unit_tests() {
 		"not ok - "*) report fail "unit: ${line#not ok - }" ;;
 		esac
 	done <"$log"
-	if grep -qE 'Error|error:|ERROR: (Address|Leak|Undefined)' "$log"; then
-		report fail "unit: build and sanitizers" "$(tail -30 "$log" | sed 's/^/    /')"
+	findings=$(grep -E "$SANITIZER_RE" "$log" | head -10)
+	if [ -n "$failed" ]; then
+		report fail "unit: make check failed in$failed (build/test-logs/unit.log)" \
+			"$({ [ -z "$findings" ] || printf 'sanitizer findings:\n%s\n...\n' "$findings"; tail -30 "$log"; } | sed 's/^/    /')"
+	elif [ -n "$findings" ]; then
+		# a report whose test still exited 0 (a sanitizer told to recover)
+		report fail "unit: sanitizer findings although make check passed (build/test-logs/unit.log)" \
+			"    ${findings//$'\n'/$'\n'    }"
 	fi
 }
 
@@ -88,6 +102,26 @@ selected() {
 		[[ ! $t =~ $pattern ]] || echo "$t"
 	done
 }
+
+# A pattern must be a regex and select a test: a typo that selects
+# nothing would otherwise pass as "0 passed, 0 failed".
+[[ "" =~ $pattern ]]
+if [ "$?" = 2 ]; then
+	echo "run-tests: '$pattern' is not a regular expression (PATTERN is a bash regex on the t_* function names, or unit)" >&2
+	exit 2
+fi
+any_selected() {
+	local f
+	[[ ! unit =~ $pattern ]] || return 0
+	for f in "$TESTS_DIR"/t-*.sh; do
+		[ -z "$(selected "$f")" ] || return 0
+	done
+	return 1
+}
+if ! any_selected; then
+	echo "run-tests: no test matches '$pattern' (PATTERN is a bash regex on the t_* function names of tests/t-*.sh, or unit)" >&2
+	exit 2
+fi
 
 # run_file FILE: its selected tests in order, with a TEST_TMP of its own
 # (two files at once must not share shared_run folders or scratch names)
@@ -185,4 +219,8 @@ failed=$(grep -c '^fail ' "$TALLY")
 failed_names=$(sed -n 's/^fail //p' "$TALLY" | tr '\n' ' ')
 [ -z "$failed_names" ] || echo "failed: $failed_names"
 echo "$passed passed, $failed failed"
+if [ "$((passed + failed))" = 0 ]; then
+	echo "run-tests: no test ran for '$pattern'" >&2
+	exit 1
+fi
 [ "$failed" = 0 ]

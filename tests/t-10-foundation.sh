@@ -168,3 +168,47 @@ t_results_never_overwritten() {
 	fi
 	[ "$(cat "$run/data")" = precious ] || fail "existing results were touched"
 }
+
+# The host tools' include rule (scripts/tools/Makefile, README.md): every
+# source in a stage folder, each #include a header of its own stage or an
+# earlier one, no circle among modules (tests/check-tools-layout.sh).
+t_tools_include_graph() {
+	"$RL_TOP/tests/check-tools-layout.sh" "$RL_TOP/scripts/tools"
+}
+
+# The same check on a copy of the tools with a breach planted: an upward
+# include, a circle within a stage, a header not named by its folder and a
+# source outside the stage folders each fail it, named.
+t_tools_include_graph_refuses_breaches() {
+	local top=$TEST_TMP/layout t out rc
+	t=$top/scripts/tools
+	rm -rf "$top"
+	mkdir -p "$top/scripts" "$top/rootfs/tools"
+	cp -r "$RL_TOP/scripts/tools" "$top/scripts/"
+	cp "$RL_TOP/rootfs/tools/size.h" "$top/rootfs/tools/"
+	cp -r "$t" "$top/clean"
+	"$RL_TOP/tests/check-tools-layout.sh" "$t" || fail "the unchanged copy fails the check"
+	# expect_breach REGEX: the check of the copy fails with a line matching REGEX; then the copy is restored
+	expect_breach() {
+		rc=0
+		out=$("$RL_TOP/tests/check-tools-layout.sh" "$t") || rc=$?
+		[ "$rc" = 1 ] || fail "exit status $rc, not 1, with /$1/ planted: $out"
+		grep -qE -- "$1" <<<"$out" || fail "no line matches /$1/: $out"
+		rm -rf "$t"
+		cp -r "$top/clean" "$t"
+	}
+	sed -i '0,/^#include "lib\/util.h"$/s//&\n#include "report\/model.h"/' "$t/lib/record.c"
+	grep -q '^#include "report/model.h"$' "$t/lib/record.c" || fail "the upward include was not planted"
+	expect_breach '^lib/record\.c:[0-9]+: includes "report/model\.h": report is a later stage than lib '
+	# tracestat.h includes completion.h: the other way round closes a circle
+	sed -i '0,/^#include <stddef.h>$/s//&\n#include "summarize\/tracestat.h"/' "$t/summarize/completion.h"
+	expect_breach '^modules include each other round a circle .*summarize/(completion|tracestat) '
+	sed -i 's|^#include "lib/util.h"$|#include "util.h"|' "$t/lib/record.c"
+	expect_breach '^lib/record\.c:[0-9]+: includes "util\.h": a tools header is named by its folder'
+	sed -i 's|^#include "lib/cli.h"$|#include "lib/../report/html.h"|' "$t/lib/record.c"
+	expect_breach '^lib/record\.c:[0-9]+: includes "lib/\.\./report/html\.h": not STAGE/NAME\.h'
+	sed -i 's|^#include "lib/cli.h"$|#include "lib/nothing.h"|' "$t/lib/record.c"
+	expect_breach '^lib/record\.c:[0-9]+: includes "lib/nothing\.h", which does not exist'
+	echo 'int x;' >"$t/stray.c"
+	expect_breach '^stray\.c: not in a stage folder'
+}

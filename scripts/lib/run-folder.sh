@@ -125,8 +125,10 @@ kernel_conf() {
 
 # run_status DIR: the run's status word, the first line of DIR/status
 # (running, interrupted, ok, failed, hung, crashed, splat); nothing if
-# there is no status file.  The one shell reader of that line; the report
-# reads it in load_runs() (report-model.c).
+# there is no status file.  The scripts' reader of that line (run.sh's
+# cleanup, native-state.sh's sweep, bench-calibration.sh and bench-load.sh
+# still read it with head -1 of their own); the C tools read it through
+# their run record (scripts/tools/lib/record.c).
 run_status() {
 	[ -f "$1/status" ] || return 0
 	head -c 64 "$1/status" | head -1

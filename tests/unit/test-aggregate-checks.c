@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/aggregate-checks.c: parsing and evaluating
+ * Unit tests of scripts/tools/aggregate/aggregate-checks.c: parsing and evaluating
  * checks, verdicts (the fixtures
  * are described in test-aggregate.h).
  */

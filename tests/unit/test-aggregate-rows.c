@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/aggregate-rows.c: reading and joining rows,
+ * Unit tests of scripts/tools/aggregate/aggregate-rows.c: reading and joining rows,
  * the missing-task-events rule (the fixtures
  * are described in test-aggregate.h).
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/aggregate-stats.c: medians, groups, pairs,
+ * Unit tests of scripts/tools/aggregate/aggregate-stats.c: medians, groups, pairs,
  * bootstrap and Wilson intervals, the output (the fixtures
  * are described in test-aggregate.h).
  */

@@ -23,7 +23,7 @@
 #define RECLAIMLAB_TEST_AGGREGATE_H
 
 #include "check.h"
-#include "aggregate.h"
+#include "aggregate/aggregate.h"
 
 #include <stdlib.h>
 #include <string.h>

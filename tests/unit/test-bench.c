@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/bench.c: KEY=VALUE words of result lines and
+ * Unit tests of scripts/tools/bench/bench.c: KEY=VALUE words of result lines and
  * profile values, read as data, and the benchmarks' formulas.
  */
 #include "check.h"
-#include "bench.h"
+#include "bench/bench.h"
 
 #include <stdio.h>
 #include <string.h>

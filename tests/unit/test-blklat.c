@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/blklat.c: a blktrace's records into D2C and
+ * Unit tests of scripts/tools/summarize/blklat.c: a blktrace's records into D2C and
  * Q2C per direction.  tests/fixtures/blktrace/ holds a real trace of a
  * guest (see its README); the rest is built here, record by record.
  */
 #include <stdint.h>
 
 #include "check.h"
-#include "blklat.h"
-#include "util.h"
+#include "summarize/blklat.h"
+#include "lib/util.h"
 
 #define W (2u << 16)		/* BLK_TC_WRITE as a category bit */
 #define R (1u << 16)		/* BLK_TC_READ */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of scripts/tools/collect.c: a run's outcome from its console and guest. */
+/* Unit tests of scripts/tools/collect/collect.c: a run's outcome from its console and guest. */
 #include "check.h"
-#include "collect.h"
+#include "collect/collect.h"
 
 #include <stdio.h>
 #include <stdlib.h>

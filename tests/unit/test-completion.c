@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/completion.c: writeback_end_batch lines, fed
+ * Unit tests of scripts/tools/summarize/completion.c: writeback_end_batch lines, fed
  * one by one and through rl-tracestat's line reader, with known answers.
  *
  * Percentiles are nearest-rank (sample ceil(p * n / 100) of n sorted).
  */
 #include "check.h"
-#include "completion.h"
-#include "tracestat.h"
+#include "summarize/completion.h"
+#include "summarize/tracestat.h"
 
 #include <string.h>
 

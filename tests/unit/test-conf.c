@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the one key=value reader (scripts/tools/conf.c). */
+/* Unit tests of the one key=value reader (scripts/tools/lib/conf.c). */
 #include "check.h"
-#include "conf.h"
+#include "lib/conf.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/guest-read.c: what a guest may leave in its
+ * Unit tests of scripts/tools/lib/guest-read.c: what a guest may leave in its
  * run folder instead of a file (a fifo, a symlink, a directory, a sparse
  * giant) is refused, fast and without blocking, with a message naming the
  * file and what it is; a good file is read whole and never past the cap.
  */
 #include "check.h"
-#include "guest-read.h"
+#include "lib/guest-read.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of scripts/tools/json.c, the reader of the guest tools' JSON. */
+/* Unit tests of scripts/tools/lib/json.c, the reader of the guest tools' JSON. */
 #include "check.h"
-#include "json.h"
+#include "lib/json.h"
 
 static struct json *parse(const char *text, char *err, size_t errlen)
 {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/record.c: a run's record joined from its
+ * Unit tests of scripts/tools/lib/record.c: a run's record joined from its
  * run.conf (what it is), status (how it ended) and summary (what it
  * measured).
  */
 #include "check.h"
-#include "record.h"
-#include "report-model.h"
+#include "lib/record.h"
+#include "lib/run-folder.h"
 
 #include <math.h>
 #include <stdio.h>

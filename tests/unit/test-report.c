@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the report's helpers (scripts/tools/report.c, html.c). */
+/*
+ * Unit tests of the report's helpers (scripts/tools/report/: markdown.c,
+ * model.c, plots.c, html.c).
+ */
 #include "check.h"
-#include "report-model.h"
+#include "report/html.h"
+#include "report/markdown.h"
+#include "report/model.h"
+#include "report/plots.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,16 +54,6 @@ TEST(test_picture_classes)
 	CHECK_STR(picture_class(PICTURE_BATCHED_MIN), "batched");
 	CHECK_STR(picture_class(10.0 / 12), "batched");	/* the thread's xfs */
 	CHECK_STR(picture_class(1), "batched");
-}
-
-TEST(test_safe_names)
-{
-	CHECK(is_gnuplot_safe_name("v1-writer1"));
-	CHECK(is_gnuplot_safe_name("usemem.2"));
-	CHECK(!is_gnuplot_safe_name(""));
-	CHECK(!is_gnuplot_safe_name("a'b"));
-	CHECK(!is_gnuplot_safe_name("x;system('id')"));
-	CHECK(!is_gnuplot_safe_name("a b"));
 }
 
 TEST(test_html_tables_lists_and_escaping)

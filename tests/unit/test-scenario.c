@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of scripts/tools/scenario.c, the reader of scenario files. */
+/* Unit tests of scripts/tools/lib/scenario.c, the reader of scenario files. */
 #include "check.h"
-#include "scenario.h"
+#include "lib/scenario.h"
 
 #include <stdlib.h>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/splats.c on inline lines and on the console
+ * Unit tests of scripts/tools/collect/splats.c on inline lines and on the console
  * logs in tests/fixtures/splats/ (found through $RL_FIXTURES).
  */
 #include "check.h"
-#include "splats.h"
+#include "collect/splats.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/summarize.c on a run folder made here: the
+ * Unit tests of scripts/tools/summarize/summarize.c on a run folder made here: the
  * host's files in RUN/, the guest's in RUN/guest/.
  */
 #include "check.h"
-#include "cli.h"
-#include "report-model.h"
-#include "summarize.h"
-#include "tracestat.h"
+#include "lib/cli.h"
+#include "lib/run-folder.h"
+#include "lib/util.h"
+#include "summarize/summarize.h"
+#include "summarize/tracestat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -223,19 +224,6 @@ TEST(test_not_a_scenario_run)
 	fclose(out);
 	snprintf(err, sizeof(err), "rm -rf '%s'", top);
 	CHECK(system(err) == 0);
-}
-
-TEST(test_numbers)
-{
-	CHECK(summarize_is_number("12"));
-	CHECK(summarize_is_number("-3.5"));
-	CHECK(summarize_is_number("1e-5"));
-	CHECK(summarize_is_number(".5"));
-	CHECK(!summarize_is_number(""));
-	CHECK(!summarize_is_number("absent"));
-	CHECK(!summarize_is_number("1x"));
-	CHECK(!summarize_is_number("1e"));
-	CHECK(!summarize_is_number("$(x)"));
 }
 
 /* --- what a guest may leave instead of its files -------------------------- */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/sysstat.c: sysstat's iostat JSON into
+ * Unit tests of scripts/tools/summarize/sysstat.c: sysstat's iostat JSON into
  * per-device means.  tests/fixtures/sysstat/ holds real output of sysstat
  * 12.6.1 in a guest (see its README); the rest is written here.
  */
 #include "check.h"
-#include "util.h"
-#include "sysstat.h"
+#include "lib/util.h"
+#include "summarize/sysstat.h"
 
 static double mean_of(const struct sysstat_dev *d, const char *metric)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scripts/tools/tracestat.c on inline lines and on the traces
+ * Unit tests of scripts/tools/summarize/tracestat.c on inline lines and on the traces
  * in tests/fixtures/tracestat/ (found through $RL_FIXTURES).
  *
  * Percentiles are nearest-rank: p of n sorted samples is sample number
@@ -10,7 +10,7 @@
  *   7:[30,50) 8:[50,75) 9:[75,99) 10:[99,100) 11:[100,inf)
  */
 #include "check.h"
-#include "tracestat.h"
+#include "summarize/tracestat.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rl-collect RUNDIR WALL_SECONDS ended|hung|interactive: the collect step
+ * of one run, once its guest is gone (collect.h): the console log read
+ * once for the kernel's splats (RUNDIR/derived/splats, one "KIND: TITLE"
+ * line each, and derived/splats.txt, each whole report), its OOM kills
+ * and refused disk models; the guest's files read as data; and the run's
+ * outcome written into RUNDIR/status (status.tmp, then renamed: a status
+ * that is there is whole).  Grown from rl-splats, which read the console
+ * for the splats alone.
+ *
+ * Prints "STATUS EXIT" (the status word and the exit status the run
+ * stands for: the guest command's, 124 hung, 125 crashed) even when the
+ * status file could not be written.
+ * Exit status: 0 ok, 1 the status file could not be written (a full
+ * disk: collect-run.sh writes a short one), 2 bad usage or not a run
+ * folder.
+ */
+#include "lib/cli.h"
+#include "collect/collect.h"
+#include "lib/conf.h"
+#include "lib/guest-read.h"
+#include "lib/run-folder.h"
+#include "lib/util.h"
+#include "lib/values.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#define PROG "rl-collect"
+
+#define die_usage(...) cli_die_usage(PROG, __VA_ARGS__)
+
+static const char usage_text[] =
+	"usage: " PROG " RUNDIR WALL_SECONDS ended|hung|interactive\n"
+	"Reads RUNDIR/console.log once (splats, OOM kills, refused disk models)\n"
+	"and the guest's exit-status, guest-uptime, time-travel-cpu,\n"
+	"failure-reason, knobs-absent and workloads-killed, as data, and the\n"
+	"host's RUNDIR/host-failure (a step that failed, a full disk); writes\n"
+	"RUNDIR/derived/splats,\n"
+	"derived/splats.txt and RUNDIR/status, the run's outcome; prints\n"
+	"\"STATUS EXIT\".\n"
+	"Exit status: 0 ok, 1 status not written, 2 bad usage or not a run folder.\n";
+
+static char *path_of(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = xmalloc(n);
+
+	snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+/* the guest's RUN/guest/NAME, or NULL (absent; refused: said on stderr) */
+static char *guest_file(const char *dir, const char *name, int *there)
+{
+	char *p, *t, err[1024], rel[300];
+	struct stat sb;
+
+	snprintf(rel, sizeof(rel), RL_GUEST_DIR "/%s", name);
+	p = path_of(dir, rel);
+	if (there)
+		*there = !lstat(p, &sb);
+	t = guest_read_file(p, GUEST_MAX_SMALL, NULL, err, sizeof(err));
+	if (!t && errno != ENOENT)
+		fprintf(stderr, PROG ": %s\n", err);
+	free(p);
+	return t;
+}
+
+/* the exit status in the guest's file: 0 to 255, else -1 */
+static int exit_code(const char *text)
+{
+	size_t n = text ? strlen(text) : 0;
+
+	while (n && text[n - 1] == '\n')
+		n--;
+	if (!n || n > 3 || strspn(text, "0123456789") != n)
+		return -1;
+	return atoi(text) <= 255 ? atoi(text) : -1;
+}
+
+/* "stalled_ticks N" of time-travel-cpu (patch 0011), else "unknown" */
+static void stalled_ticks(const char *text, char *buf, size_t size)
+{
+	const char *p = text;
+
+	snprintf(buf, size, "unknown");
+	while (p && *p) {
+		size_t len = strcspn(p, "\n"), d = len - 14;
+
+		if (len > 14 && len <= 14 + 18 && !strncmp(p, "stalled_ticks ", 14) &&
+		    strspn(p + 14, "0123456789") == d) {
+			snprintf(buf, size, "%.*s", (int)d, p + 14);
+			return;
+		}
+		p += len + (p[len] == '\n');
+	}
+}
+
+/* knobs-absent: the knobs the guest's kernel lacks, a name a line */
+static void knobs_absent(const char *text, char *buf, size_t size)
+{
+	const char *p = text;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	while (p && *p) {
+		size_t len = strcspn(p, "\n");
+
+		if (len && len <= 200 &&
+		    strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == len &&
+		    used + len + 2 < size)
+			used += (size_t)snprintf(buf + used, size - used, "%s%.*s", used ? "," : "",
+						 (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct collect_console con;
+	struct collect_host_failure host;
+	enum collect_end end;
+	const char *dir, *status;
+	char *conf, *run, *clock, *p, *t, err[1024], kinds[512], buf[1024], killed[128];
+	FILE *in, *list, *excerpts, *out;
+	struct statvfs vfs;
+	int have_exit, host_failed, rc, ok = 1;
+
+	if (argc == 2 && !strcmp(argv[1], "--help")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (argc != 4)
+		die_usage("usage: " PROG " RUNDIR WALL_SECONDS ended|hung|interactive");
+	dir = argv[1];
+	if (!strcmp(argv[3], "ended"))
+		end = COLLECT_ENDED;
+	else if (!strcmp(argv[3], "hung"))
+		end = COLLECT_HUNG;
+	else if (!strcmp(argv[3], "interactive"))
+		end = COLLECT_INTERACTIVE;
+	else
+		die_usage("bad end '%s' (valid: ended hung interactive)", argv[3]);
+	if (!value_is_number(argv[2]))
+		die_usage("bad WALL_SECONDS '%s' (valid: a number of seconds)", argv[2]);
+	p = path_of(dir, "run.conf");
+	conf = read_whole_file(p, NULL);
+	free(p);
+	if (!conf)
+		die_usage("'%s' is not a run folder (no run.conf)", dir);
+	run = conf_value(conf, "run");
+	clock = conf_value(conf, "clock");
+	free(conf);
+
+	/* the console, once: splats, OOM kills, refused disk models */
+	p = path_of(dir, RL_DERIVED_DIR);
+	if (mkdir(p, 0755) && errno != EEXIST)
+		die_usage("cannot create %s: %s", p, strerror(errno));
+	free(p);
+	p = path_of(dir, RL_DERIVED_DIR "/splats");
+	list = cli_create(p, err, sizeof(err));
+	free(p);
+	p = path_of(dir, RL_DERIVED_DIR "/splats.txt");
+	excerpts = list ? cli_create(p, err, sizeof(err)) : NULL;
+	if (!excerpts) {
+		fprintf(stderr, PROG ": %s\n", err);
+		ok = 0;
+	}
+	t = path_of(dir, "console.log");
+	/* host-written, but every byte of it is the guest's */
+	in = guest_fopen(t, GUEST_MAX_CONSOLE, err, sizeof(err));
+	free(t);
+	memset(&con, 0, sizeof(con));
+	if (!in) {
+		fprintf(stderr, PROG ": could not scan the console log: %s\n", err);
+	} else {
+		if (collect_console(in, list, excerpts, &con) < 0) {
+			fprintf(stderr, PROG ": could not write the splats\n");
+			ok = 0;
+		}
+		fclose(in);
+	}
+	if (list && fclose(list))
+		ok = 0;
+	if (excerpts) {
+		long size = ftell(excerpts);
+
+		if (fclose(excerpts))
+			ok = 0;
+		if (!size)
+			unlink(p);
+	}
+	free(p);
+
+	/* the guest's word on how it ended; a workload SIGKILL ended is a
+	 * result only if the kernel OOM-killed a process */
+	t = guest_file(dir, "workloads-killed", NULL);
+	collect_guest_line(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._:()-",
+			   100, killed, sizeof(killed));
+	free(t);
+	/* the host's word: a step of its own that failed before or after the
+	 * job (the native backend), a run folder's filesystem that filled up */
+	p = path_of(dir, "host-failure");
+	t = guest_read_file(p, GUEST_MAX_SMALL, NULL, err, sizeof(err));
+	if (!t && errno != ENOENT)
+		fprintf(stderr, PROG ": %s\n", err);
+	host_failed = collect_host_failure(t, &host);
+	free(t);
+	free(p);
+	t = guest_file(dir, "exit-status", &have_exit);
+	/* a step of the host's failed before the job could say how it ended */
+	status = collect_status(end, have_exit || host.step[0], have_exit ? exit_code(t) : -1,
+				killed[0] != '\0', &con, &rc);
+	/* ... or the run folder's filesystem filled up under the run's disks:
+	 * whatever the job said, the run did not measure what it meant to */
+	if (host_failed && !strcmp(status, "ok")) {
+		status = "failed";
+		rc = 125;
+	}
+	free(t);
+	p = path_of(dir, "status.tmp");
+	out = cli_create(p, err, sizeof(err));
+	if (!out) {
+		fprintf(stderr, PROG ": %s\n", err);
+		printf("%s %d\n", status, rc);
+		free(p);
+		free(run);
+		free(clock);
+		return 1;
+	}
+	fprintf(out, "%s\nrun=%s\nexit_status=%d\nwall_seconds=%s\n", status, run ? run : "", rc,
+		argv[2]);
+	t = guest_file(dir, "guest-uptime", NULL);
+	/* one number: a guest's newline must not add keys to the status file */
+	collect_guest_line(t, "0123456789.", 20, buf, sizeof(buf));
+	fprintf(out, "simulated_seconds=%s\n", buf[0] ? buf : "unknown");
+	free(t);
+	/* host timer ticks that moved a stalled cpu clock (patch 0011): a run
+	 * with any is not a function of its inputs alone */
+	if (clock && !strcmp(clock, "cpu")) {
+		t = guest_file(dir, "time-travel-cpu", NULL);
+		stalled_ticks(t, buf, sizeof(buf));
+		fprintf(out, "clock_stalled_ticks=%s\n", buf);
+		free(t);
+	}
+	collect_splat_kinds(&con, kinds, sizeof(kinds));
+	fprintf(out, "splats=%zu\nsplat_kinds=%s\noom_kills=%zu\nmodel_errors=%zu\n", con.nsplats,
+		kinds, con.oom_kills, con.model_errors);
+	t = guest_file(dir, "knobs-absent", NULL);
+	knobs_absent(t, buf, sizeof(buf));
+	fprintf(out, "knobs_absent=%s\n", buf);
+	free(t);
+	if (host.step[0])
+		fprintf(out, "failed_step=%s\n", host.step);
+	/* the guest's own words, read as data: first line, printable, bounded;
+	 * the host's first, where it has any */
+	t = guest_file(dir, "failure-reason", NULL);
+	collect_guest_line(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._:=/,()+-",
+			   200, buf, sizeof(buf));
+	if (host.reason[0])
+		fprintf(out, "reason=%s%s%s\n", host.reason, buf[0] ? "; the job: " : "", buf);
+	else if (buf[0])
+		fprintf(out, "reason=%s\n", buf);
+	else if (killed[0] && !con.oom_kills)
+		fprintf(out, "reason=%s was killed (SIGKILL) without an OOM kill\n", killed);
+	free(t);
+	/* a host disk that filled up during the run: the results are cut
+	 * (a native run's disks were files there, removed before collect) */
+	if (host.disk_full ||
+	    (!statvfs(dir, &vfs) && (unsigned long long)vfs.f_bavail * vfs.f_frsize < (1ULL << 20)))
+		fprintf(out, "host_disk_full=1\n");
+	if (ferror(out) | fclose(out)) {
+		unlink(p);
+		ok = -1;
+	} else {
+		char *final = path_of(dir, "status");
+
+		if (rename(p, final)) {
+			unlink(p);
+			ok = -1;
+		}
+		free(final);
+	}
+	free(p);
+	free(run);
+	free(clock);
+	/* last: the status file is in place (or could not be written) */
+	printf("%s %d\n", status, rc);
+	if (ok < 0) {
+		fprintf(stderr, PROG ": cannot write %s/status\n", dir);
+		return 1;
+	}
+	return 0;
+}
