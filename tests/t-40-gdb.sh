@@ -160,6 +160,33 @@ t_gdb_batch_shows_a_panic() {
 	expect_no_uml_left "${run##*/}"
 }
 
+# An interrupt pending when the kernel halts (patch 0037): gdb stops the
+# kernel in main() after it powered off, at deactivate_all_fds(), and marks
+# a SIGIO and a SIGALRM as having arrived while signals were off, as a
+# signal held up by gdb does.  Before 0037 main() ran their handlers on the
+# host's initial stack: "Kernel mode fault", a panic and os_dump_core()'s
+# SIGTERM, the intermittent end of t_gdb_batch_reclaim_wait.  Now the run
+# ends as it powered off.
+t_gdb_interrupt_pending_at_halt() {
+	local run=$TEST_TMP/gdb-halt log
+	# SIGIO_MASK | SIGALRM_MASK of arch/um/os-Linux/signal.c
+	printf '%s\n' 'break deactivate_all_fds' run 'set var signals_pending = 3' \
+		'print signals_pending' continue >"$TEST_TMP/gdb-halt.gdb"
+	"$RL_TOP/scripts/gdb.sh" --batch "$TEST_TMP/gdb-halt.gdb" --out "$run" --timeout 60 --time-travel -- \
+		'echo done >/results/done' >/dev/null 2>&1 || true
+	log=$run/gdb.log
+	expect_match "$log" 'hit Breakpoint 1, deactivate_all_fds \(' "the stop after the halt"
+	# shellcheck disable=SC2016 # gdb's value history, not a shell variable
+	expect_match "$log" '^\$1 = 3$' "the pending interrupts set"
+	if ! grep -qE '^\[Inferior 1 \(process [0-9]+\) exited normally\]$' "$log"; then
+		sed -n '/^\[rl\] the kernel stopped on /,$p' "$log" | grep -E 'Kernel|fault|^#' | head -20
+		fail "the kernel ran an interrupt left pending at its halt: $(tail -4 "$log" | tr '\n' ';')"
+	fi
+	expect_match "$run/status" '^ok$' "run status"
+	[ "$(cat "$run/guest/done" 2>/dev/null)" = "done" ] || fail "the job's result is missing"
+	expect_no_uml_left "${run##*/}"
+}
+
 # Attach to a running experiment by its run id, look around, detach: the
 # experiment goes on and ends normally.  As the unprivileged user: attaching
 # needs no more than owning the experiment.
