@@ -31,6 +31,21 @@ static void put(const char *dir, const char *name, const char *text)
 }
 
 /* a file the guest wrote: RUN/guest/NAME */
+/* summarize_run() of dir into a string (malloc'ed); its return in *rc */
+static char *summarize(const char *dir, const char *derived, int *rc,
+		       char *err, size_t errlen)
+{
+	char *rows = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&rows, &len);
+
+	if (!out)
+		abort();
+	*rc = summarize_run(dir, derived, out, err, errlen);
+	fclose(out);
+	return rows;
+}
+
 static void gput(const char *dir, const char *name, const char *text)
 {
 	char guest[512];
@@ -54,8 +69,7 @@ TEST(test_run_folder_into_rows)
 {
 	char top[] = "/tmp/rl-test-summarize.XXXXXX", dir[256], derived[300], err[512];
 	char *rows = NULL;
-	size_t len = 0;
-	FILE *out;
+	int rc;
 
 	CHECK(mkdtemp(top) != NULL);
 	snprintf(dir, sizeof(dir), "%s/r1", top);
@@ -83,12 +97,8 @@ TEST(test_run_folder_into_rows)
 	    " \"wareq-sz\": 512.00, \"util\": 55.50}]}]}]}}\n");
 	gput(dir, "writer1.out", "op=write file=/mnt/x bytes=100 seconds=2 mbps=10\nop=write bytes=50 seconds=1 mbps=20\n");
 	gput(dir, "knobs", "vm.pageout_work=1\nvm.reclaim_plug=absent\n");
-	out = open_memstream(&rows, &len);
-	CHECK(out != NULL);
-	if (!out)
-		return;
-	CHECK_EQ_INT(summarize_run(dir, derived, out, err, sizeof(err)), 0);
-	fclose(out);
+	rows = summarize(dir, derived, &rc, err, sizeof(err));
+	CHECK_EQ_INT(rc, 0);
 	/* what the run is and how it ended stay in run.conf and status (record.h) */
 	CHECK(strstr(rows, "memcg-dd") == NULL);
 	CHECK(strstr(rows, "run.status") == NULL);
@@ -143,8 +153,8 @@ TEST(test_fio_json_into_rows)
 	char top[] = "/tmp/rl-test-summarize.XXXXXX", dir[256], path[4096], err[512];
 	const char *fixtures = getenv("RL_FIXTURES");
 	char *rows = NULL, *json, *text;
-	size_t len = 0, n;
-	FILE *out;
+	size_t n;
+	int rc;
 
 	CHECK(fixtures != NULL);
 	CHECK(mkdtemp(top) != NULL);
@@ -175,12 +185,8 @@ TEST(test_fio_json_into_rows)
 	    " \"write\": {\"io_bytes\": 0, \"bw_bytes\": 0, \"iops\": 0}},"
 	    " {\"jobname\": \"bad.name\", \"error\": 0}, {\"jobname\": \"$(x)\", \"error\": 0}]}\n");
 	gput(dir, "d-broken.fio.json", "{\"jobs\": [{\"jobname\": \"broken\", \"error\": 0,\n");
-	out = open_memstream(&rows, &len);
-	CHECK(out != NULL);
-	if (!out)
-		return;
-	CHECK_EQ_INT(summarize_run(dir, top, out, err, sizeof(err)), 0);
-	fclose(out);
+	rows = summarize(dir, top, &rc, err, sizeof(err));
+	CHECK_EQ_INT(rc, 0);
 	CHECK(has(rows, "fio.rl-small.error\t0"));
 	CHECK(has(rows, "fio.rl-small.write.kb_s\t645278"));
 	CHECK(has(rows, "fio.rl-small.write.iops\t9846.15"));
@@ -244,21 +250,6 @@ static void make_run(char *top, char *dir, size_t dirlen, char *derived,
 	mkdir(derived, 0755);
 	put(dir, "run.conf", "run=r1\nscenario=memcg-dd\nfs=ext4\nprofile=hdd\nmode=patched\nrepeat=2\n");
 	put(dir, "status", "ok\nrun=r1\nexit_status=0\n");
-}
-
-/* summarize_run() of dir into a string (malloc'ed); its return in *rc */
-static char *summarize(const char *dir, const char *derived, int *rc,
-		       char *err, size_t errlen)
-{
-	char *rows = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&rows, &len);
-
-	if (!out)
-		abort();
-	*rc = summarize_run(dir, derived, out, err, errlen);
-	fclose(out);
-	return rows;
 }
 
 static long file_size(const char *dir, const char *name)
@@ -459,8 +450,9 @@ TEST(test_blktrace_dropped_events)
 	const char *fixtures = getenv("RL_FIXTURES");
 	char top[] = "/tmp/rl-test-summarize.XXXXXX", dir[256], path[4096], err[512];
 	char *bin, *rows = NULL;
-	size_t binlen = 0, len = 0, i;
-	FILE *out, *f;
+	size_t binlen = 0, i;
+	int rc;
+	FILE *f;
 
 	CHECK(fixtures != NULL);
 	CHECK(mkdtemp(top) != NULL);
@@ -485,12 +477,8 @@ TEST(test_blktrace_dropped_events)
 	fclose(f);
 	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		gput(dir, "ubda.blktrace.dropped", counts[i]);
-		out = open_memstream(&rows, &len);
-		CHECK(out != NULL);
-		if (!out)
-			return;
-		CHECK_EQ_INT(summarize_run(dir, top, out, err, sizeof(err)), 0);
-		fclose(out);
+		rows = summarize(dir, top, &rc, err, sizeof(err));
+		CHECK_EQ_INT(rc, 0);
 		CHECK(has(rows, "blk.ubda.write.completions\t48"));
 		if (i == 1) {
 			CHECK(has(rows, "blk.ubda.dropped_events\t12"));

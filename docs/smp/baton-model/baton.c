@@ -253,6 +253,23 @@ static void idle_until_event(struct vcpu *v)
 	settle(v);
 }
 
+/*
+ * The writer sends the idle flusher an IPI: a free thread is signalled and
+ * told when the IPI lands, a baton vCPU gets an event at that time.
+ * Called with S.lock held in MODE_FREE.
+ */
+static void wake_flusher(struct vcpu *v, struct vcpu *flusher)
+{
+	log_entry(v, OP_IPI, 1);
+	if (S.mode == MODE_FREE) {
+		flusher->state = RUNNABLE;
+		S.ipi_t = v->t + IPI_NS;
+		pthread_cond_signal(&flusher->turn);
+	} else {
+		post_event(flusher, v->t + IPI_NS);
+	}
+}
+
 static void writer(struct vcpu *v)
 {
 	struct vcpu *flusher = &S.v[1];
@@ -264,16 +281,8 @@ static void writer(struct vcpu *v)
 		S.dirty++;
 		S.written++;
 		log_entry(v, OP_WRITE, S.dirty);
-		if (S.dirty >= BG_THRESH && flusher->state == IDLE) {
-			log_entry(v, OP_IPI, 1);
-			if (S.mode == MODE_FREE) {
-				flusher->state = RUNNABLE;
-				S.ipi_t = v->t + IPI_NS;
-				pthread_cond_signal(&flusher->turn);
-			} else {
-				post_event(flusher, v->t + IPI_NS);
-			}
-		}
+		if (S.dirty >= BG_THRESH && flusher->state == IDLE)
+			wake_flusher(v, flusher);
 		if (S.dirty >= DIRTY_LIMIT) {
 			log_entry(v, OP_THROTTLE, S.dirty);
 			if (S.mode == MODE_FREE) {
@@ -294,16 +303,8 @@ static void writer(struct vcpu *v)
 	if (S.mode == MODE_FREE)
 		pthread_mutex_lock(&S.lock);
 	S.writer_done = 1;
-	if (flusher->state == IDLE) {
-		log_entry(v, OP_IPI, 1);
-		if (S.mode == MODE_FREE) {
-			flusher->state = RUNNABLE;
-			S.ipi_t = v->t + IPI_NS;
-			pthread_cond_signal(&flusher->turn);
-		} else {
-			post_event(flusher, v->t + IPI_NS);
-		}
-	}
+	if (flusher->state == IDLE)
+		wake_flusher(v, flusher);
 	v->state = DONE;
 	if (S.mode == MODE_FREE)
 		pthread_mutex_unlock(&S.lock);
