@@ -27,6 +27,16 @@ if ! [[ $jobs =~ ^[1-9][0-9]{0,2}$ ]]; then
 fi
 LOGS=$RL_BUILD/test-logs
 mkdir -p "$LOGS"
+# One runner at a time on a build folder: a second would remove the first's
+# background-build logs (build_wait would then boot whatever kernel is
+# there) and build the same kernel tree at once.  The lock goes with this
+# shell's descriptor 8, so a runner killed with SIGKILL leaves none behind.
+exec 8>>"$LOGS/runner.lock"
+if ! flock -n 8; then
+	echo "run-tests: another tests/run-tests.sh is running on $RL_BUILD ($(head -c 200 "$LOGS/runner.who" 2>/dev/null | head -1 | tr -c '[:print:]' '?')); wait for it, or run from another checkout" >&2
+	exit 2
+fi
+printf 'pid %s, pattern %s, started %s\n' "$$" "$pattern" "$(date -u +%FT%TZ)" >"$LOGS/runner.who"
 # One line per test, "ok NAME" or "fail NAME", appended by every lane, and
 # "done FILE" when a file's lane ends: in this run's own folder (helpers.sh
 # made TEST_TMP), so that two runners at once do not count each other's.

@@ -212,3 +212,18 @@ t_tools_include_graph_refuses_breaches() {
 	echo 'int x;' >"$t/stray.c"
 	expect_breach '^stray\.c: not in a stage folder'
 }
+
+# One runner at a time on a build folder (run-tests.sh's lock): a second
+# one, started while this runner holds the lock, is refused before it
+# touches the build folder's test logs.
+t_second_runner_is_refused() {
+	local out rc=0 before
+	before=$(stat -c %Y.%s "$RL_BUILD/test-logs/runner.who")
+	out=$("$RL_TOP/tests/run-tests.sh" t_boot_uname_marker 2>&1) || rc=$?
+	[ "$rc" = 2 ] || fail "a second runner exited $rc, not 2: $out"
+	grep -q "^run-tests: another tests/run-tests.sh is running on $RL_BUILD (pid [0-9]*, pattern " <<<"$out" ||
+		fail "the refusal does not name the runner: $out"
+	! grep -q 'passed' <<<"$out" || fail "the second runner ran tests: $out"
+	[ "$(stat -c %Y.%s "$RL_BUILD/test-logs/runner.who")" = "$before" ] ||
+		fail "the second runner rewrote runner.who"
+}
