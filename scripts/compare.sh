@@ -170,7 +170,7 @@ modes_given=0
 kernel_specs=""
 profile=""
 mem=""
-sets=""
+sets=()
 preset=""
 repeat=5
 jobs=$(nproc)
@@ -194,7 +194,7 @@ while [ $# -gt 0 ]; do
 	--kernel) need_arg "$@"; check_kernel_word "$2"; matrix_opts="$matrix_opts --kernel"; kernel_specs="$kernel_specs $2"; shift 2 ;;
 	--profile) need_arg "$@"; matrix_opts="$matrix_opts --profile"; profile=$2; shift 2 ;;
 	--mem) need_arg "$@"; matrix_opts="$matrix_opts --mem"; mem=$2; shift 2 ;;
-	--set) need_arg "$@"; check_set_word "$2"; matrix_opts="$matrix_opts --set"; sets="$sets $2"; shift 2 ;;
+	--set) need_arg "$@"; matrix_opts="$matrix_opts --set"; sets+=("$2"); shift 2 ;;
 	--preset) need_arg "$@"; matrix_opts="$matrix_opts --preset"; preset=$2; shift 2 ;;
 	--repeat) need_arg "$@"; matrix_opts="$matrix_opts --repeat"; repeat=$2; shift 2 ;;
 	--jobs) need_arg "$@"; jobs=$2; jobs_given=1; shift 2 ;;
@@ -228,7 +228,8 @@ if [ -n "$resume" ]; then
 	kernel_specs=$(conf_value "$conf" kernels)
 	profile=$(conf_value "$conf" profile)
 	mem=$(conf_value "$conf" mem)
-	sets=$(conf_value "$conf" sets)
+	# its words as written, checked below as --set words are
+	read -ra sets <<<"$(conf_value "$conf" sets)"
 	preset=$(conf_value "$conf" preset)
 	repeat=$(conf_value "$conf" repeat)
 	timeout=$(conf_value "$conf" timeout)
@@ -274,6 +275,15 @@ fi
 [ -n "$job_list" ] || command -v parallel >/dev/null ||
 	die "GNU parallel not found; install it with scripts/deps.sh (as root) or apt-get install parallel"
 [ -z "$preset" ] || check_preset_name "$preset"
+# Each scenario read once, with the preset and the --set words applied:
+# rl-scenario-info, the one checker of parameters, refuses a bad word
+# (naming it and the valid form) before any kernel builds or guest starts,
+# and resolves the values (run.sh asks it again for its run: it also runs
+# alone and from job lists, data checked where it is used)
+declare -A info=()
+for s in $scenarios; do
+	info[$s]=$(scenario_info "$s" "$preset" "${sets[@]}")
+done
 # --check: refused before any kernel builds unless it parses and gives one
 # verdict over the matrix's runs (its modes as below, its kernels' names)
 if [ -n "$check_text" ]; then
@@ -337,16 +347,6 @@ if [ -z "$resume" ] && [ "$modes_given" = 0 ]; then
 	modes=$(default_modes $scenarios)
 	check_words mode "$modes" "$RL_MODES"
 fi
-# Each scenario read once, with the --set values applied after their type
-# was checked (a size, a count, one of a list, within the declared range):
-# rl-scenario-info is the one validator of parameters, asked here to refuse
-# a bad matrix before any guest starts (run.sh asks it again for its run:
-# it also runs alone and from job lists, data checked where it is used).
-declare -A info=()
-for s in $scenarios; do
-	# shellcheck disable=SC2086 # KEY=VALUE words
-	info[$s]=$(scenario_info "$s" ${preset:+--preset "$preset"} $sets)
-done
 # scn SCENARIO KEY: a key of the scenario's data (mem, profile, disk_use...)
 scn() { info_value "${info[$1]}" "$2"; }
 
@@ -386,7 +386,7 @@ if [ -z "$resume" ]; then
 		echo "kernels=$kernel_specs"
 		echo "profile=$profile"
 		echo "mem=$mem"
-		echo "sets=${sets# }"
+		echo "sets=${sets[*]}"
 		echo "preset=$preset"
 		echo "repeat=$repeat"
 		echo "timeout=$timeout"
@@ -415,7 +415,7 @@ run_options() {
 	[ -z "$preset" ] || printf '%s\n' --preset "$preset"
 	[ "$trace_dat" = 0 ] || echo --trace-dat
 	[ "$blktrace" = 0 ] || echo --blktrace
-	for kv in $sets; do
+	for kv in "${sets[@]}"; do
 		printf '%s\n' --set "$kv"
 	done
 	if [ "$k" != - ] && [ "${kernel_of[$k]}" = native ]; then

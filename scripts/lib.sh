@@ -72,12 +72,6 @@ check_count() {
 		die "bad $1 '$(printable "$2")' (valid: a whole number from $3 to $4)"
 }
 
-# check_set_word VALUE: die unless one --set is one word (KEY=VALUE with
-# no space: it would be taken for two)
-check_set_word() {
-	[[ "$1" =~ ^[^[:space:]]+$ ]] || die "bad --set '$(printable "$1")' (valid: one KEY=VALUE with no space; give --set once per parameter)"
-}
-
 # printable TEXT: TEXT for a message: control bytes (a terminal's escape
 # sequences) as '?', at most 200 characters
 printable() {

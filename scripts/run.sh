@@ -38,7 +38,7 @@ cpu=auto
 seed=1
 scenario=""
 mode=patched
-sets=""
+sets=()
 preset=""
 repeat_number=1
 given=""
@@ -54,7 +54,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--scenario) scenario=$2; shift 2 ;;
 	--mode) mode=$2; shift 2 ;;
-	--set) check_set_word "$2"; sets="$sets $2"; shift 2 ;;
+	--set) sets+=("$2"); shift 2 ;;
 	--preset) check_preset_name "$2"; preset=$2; shift 2 ;;
 	--repeat-number) repeat_number=$2; shift 2 ;;
 	--disk) disks="$disks $2"; shift 2 ;;
@@ -93,8 +93,8 @@ if [ -n "$scenario" ]; then
 	check_scenario_run "$scenario" "$mode" "$repeat_number"
 	[ -n "$disks" ] || die "--scenario $scenario needs a --disk for its filesystem"
 	{ [ -z "$job_file" ] && [ $# -eq 0 ]; } || die "give either --scenario or a job, not both"
-	# shellcheck disable=SC2086 # KEY=VALUE words
-	scenario_data=$(scenario_info "$scenario" ${preset:+--preset "$preset"} $sets) || exit 1
+	# the --set words checked, their values resolved: rl-scenario-info's
+	scenario_data=$(scenario_info "$scenario" "$preset" "${sets[@]}") || exit 1
 	# the scenario's settings where no option gave them
 	word_in mem "$given" || mem=$(info_value "$scenario_data" mem)
 	word_in timeout "$given" || timeout=$(info_value "$scenario_data" timeout)
@@ -103,7 +103,7 @@ if [ -n "$scenario" ]; then
 		swap=1 swap_profile=$(info_value "$scenario_data" swap)
 	fi
 	disks=$(with_first_profile "$disks" "$(scenario_profile "$scenario_data" "$(disk_fs "$(first_disk "$disks")")")")
-elif [ "$mode$sets$preset$repeat_number" != patched1 ]; then
+elif [ "$mode/$preset/$repeat_number" != patched//1 ] || [ "${#sets[@]}" != 0 ]; then
 	die "--mode, --set, --preset and --repeat-number belong to --scenario"
 fi
 [ "$trace_dat$blktrace" = 00 ] || tools_attached "$tools" ||

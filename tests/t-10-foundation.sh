@@ -8,7 +8,7 @@ t_shellcheck_clean() {
 	# the guest's scenarios and helpers (busybox sh): a scenario's
 	# parameters are read by the runner (SC2034), and SCN_DISK_USE's
 	# expression is data for the host, not the shell's (SC2100, SC2125)
-	shellcheck -s sh -e SC2034,SC2100,SC2125 rootfs/scenarios/*.scn rootfs/lib/rl-lib.sh rootfs/lib/rl-scenario
+	shellcheck -s sh -e SC2034,SC2100,SC2125 rootfs/scenarios/*.scn rootfs/lib/rl-lib.sh rootfs/lib/rl-job.sh rootfs/lib/rl-scenario
 }
 
 t_config_fragment_survives() {

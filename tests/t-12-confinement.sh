@@ -225,6 +225,55 @@ CASES
 	[ "$(ls "$TEST_TMP/users-folder")" = notes ] || fail "the user's folder was written"
 }
 
+# A --set word has one rule, rl-scenario-info's (scn_set): run.sh (also
+# with --native), compare.sh and a job list's line hand it their words and
+# refuse what it refuses with its message, before anything runs; a word it
+# takes passes each of them.  The words: a value of the wrong type, one
+# outside its range, no parameter, two words in one, no '=', an escape
+# sequence, shell syntax.
+t_set_one_rule() {
+	local word want out m list dir
+	m=$TEST_TMP/set-rule
+	mkdir -p "$m/runs"
+	m=$(cd "$m" && pwd -P)
+	dir=$m/runs/memcg-dd.ext4.patched.r1
+	list=$TEST_TMP/set-rule.tsv
+	# shellcheck disable=SC2016 # the $(id) is the word's text
+	for word in BS=abc BS=1G NOPE=1 'WRITE_SIZE=8M BS=4k' WRITE_SIZE $'BS=\e[2J' 'BS=64k$(id)' MEMCG_VERSION=v3; do
+		want=$("$RL_HOST_TOOLS/rl-scenario-info" --set "$word" "$RL_TOP/rootfs/scenarios/memcg-dd.scn" 2>&1) &&
+			fail "rl-scenario-info took --set '$word'"
+		want=${want#rl-scenario-info: }
+		[[ "$want" == *"(valid: "* ]] || fail "rl-scenario-info's message names no valid form: $want"
+		[[ "$want" != *[[:cntrl:]]* ]] || fail "rl-scenario-info's message holds a control byte: $want"
+		echo "--set '$word': $want"
+		out=$("$RL_TOP/scripts/run.sh" --scenario memcg-dd --disk ext4 --set "$word" --out "$TEST_TMP/set-rule-run" 2>&1) &&
+			fail "run.sh took --set '$word'"
+		[ "$out" = "reclaimlab: error: $want" ] || fail "run.sh --set '$word': $out"
+		if [ "$(id -u)" = 0 ]; then
+			out=$("$RL_TOP/scripts/run.sh" --native --scenario memcg-dd --mode vanilla --disk ext4 \
+				--set "$word" --out "$TEST_TMP/set-rule-run" 2>&1) && fail "run.sh --native took --set '$word'"
+			[ "$out" = "reclaimlab: error: $want" ] || fail "run.sh --native --set '$word': $out"
+		fi
+		[ ! -e "$TEST_TMP/set-rule-run" ] || fail "run.sh --set '$word' made its run folder"
+		out=$("$RL_TOP/scripts/compare.sh" --scenario memcg-dd --fs ext4 --modes patched --set "$word" \
+			--results "$TEST_TMP/set-rule-m" 2>&1) && fail "compare.sh took --set '$word'"
+		[ "$out" = "reclaimlab: error: $want" ] || fail "compare.sh --set '$word': $out"
+		[ ! -e "$TEST_TMP/set-rule-m" ] || fail "compare.sh --set '$word' made its matrix folder"
+		# a tab would split the line's field: not a word a line can carry
+		[[ "$word" != *$'\t'* ]] || continue
+		printf '%s\t--scenario\tmemcg-dd\t--set\t%s\t--disk\text4\n' "$dir" "$word" >"$list"
+		out=$("$RL_TOP/scripts/run-listed.sh" "$list" 1 2>&1) && fail "a job line took --set '$word'"
+		[ "$out" = "reclaimlab: error: bad job line: $want" ] || fail "job line --set '$word': $out"
+	done
+	[ -z "$(ls -A "$m/runs")" ] || fail "a refused line made a run folder: $(ls "$m/runs")"
+	# a word it takes, each of them takes: the job line is read, and the
+	# run's params are rl-scenario-info's resolved values
+	printf '%s\t--scenario\tmemcg-dd\t--set\tWRITE_SIZE=8M\t--set\tWRITE_SIZE=16M\t--disk\text4\n' "$dir" >"$list"
+	( read_job_line "$(cat "$list")" ) || fail "a job line with good --set words was refused"
+	out=$(scenario_info memcg-dd "" WRITE_SIZE=8M WRITE_SIZE=16M)
+	[ "$(info_value "$out" set)" = WRITE_SIZE=16M ] || fail "the resolved --set is not the last word's: $out"
+}
+
 # A scenario's SCN_DISK_USE is read without running it: anything but
 # parameter names, digits and * + ( ) is refused before bash arithmetic.
 t_scenario_expression_not_evaluated() {

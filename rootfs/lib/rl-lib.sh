@@ -152,9 +152,11 @@ rl_memcg_create() { # NAME LIMIT v1|v2
 	esac
 }
 
-# The disks init mounted: "DEVICE FS OPTIONS" lines, the options the
-# host's catalogue gives FS.
-RL_DISKS_TABLE=/tmp/rl-disks
+# The disks the job step mounted: RL_DISKS_TABLE, "DEVICE FS OPTIONS"
+# lines, the options the host's catalogue gives FS (its writer's file,
+# rl-job.sh, says where)
+# shellcheck source=rootfs/lib/rl-job.sh
+. /reclaimlab/bin/rl-job.sh
 
 # rl_mount_options FS: the options every mount of FS uses
 rl_mount_options() {

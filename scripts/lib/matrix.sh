@@ -117,9 +117,12 @@ job_line() {
 # edited: an option such as --wrap, --job, --append or --out would run a
 # program or read a file of the invoking user's, so the table keeps them
 # out, and --kernel names only a kernel this lab built
-# (build/kernel/FLAVOUR/linux, build/kernels/NAME/FLAVOUR/linux).
+# (build/kernel/FLAVOUR/linux, build/kernels/NAME/FLAVOUR/linux).  Its
+# --set words and --preset go, with its --scenario, to rl-scenario-info,
+# the one checker of a scenario's parameters (scenario_read), as run.sh's
+# and compare.sh's do: a word it refuses is refused here with its message.
 read_job_line() {
-	local fields opt name kind i=1
+	local fields opt name kind i=1 scenario="" preset="" sets=() msg
 	IFS=$'\t' read -ra fields <<<"$1"
 	job_dir=${fields[0]:-}
 	job_opts=("${fields[@]:1}")
@@ -143,9 +146,22 @@ read_job_line() {
 		esac
 		[ -z "$name" ] || die "bad job line option '$(printable "$opt")' (valid: ${opt%%=*} VALUE, two fields)"
 		[ $((i + 1)) -lt "${#fields[@]}" ] || die "job line option $opt has no value"
+		case "$opt" in
+		--scenario) scenario=${fields[$((i + 1))]} ;;
+		--preset) preset=${fields[$((i + 1))]} ;;
+		--set) sets+=("${fields[$((i + 1))]}") ;;
+		esac
 		check_job_value "$opt" "$kind" "${fields[$((i + 1))]}"
 		i=$((i + 2))
 	done
+	if [ -z "$scenario" ]; then
+		[ -z "$preset" ] && [ "${#sets[@]}" = 0 ] ||
+			die "bad job line: --set and --preset belong to --scenario, which it lacks (valid: a line compare.sh wrote)"
+		return 0
+	fi
+	word_in "$scenario" "$(rl_scenarios)" ||
+		die "bad job line option --scenario '$(printable "$scenario")' (valid: $(rl_scenarios))"
+	msg=$(scenario_read "$scenario" "$preset" "${sets[@]}") || die "bad job line: $msg"
 }
 
 # check_job_value OPTION KIND VALUE: die unless VALUE is of the KIND that
@@ -159,7 +175,9 @@ check_job_value() {
 	name) re='^[A-Za-z0-9][A-Za-z0-9._+@-]{0,63}$' ;;
 	disk) re='^[a-z0-9]+(:[a-z0-9-]+(,[a-z_]+=[0-9]{1,12})*)?$' ;;
 	mem) re='^[0-9]{1,12}[KMGkmg]?$' ;;
-	set) re="^[A-Z_][A-Z0-9_]{0,63}=[$RL_SET_VALUE_CHARS]{1,256}\$" ;;
+	# a --set word: the scenario's to check (read_job_line hands it to
+	# rl-scenario-info with the line's --scenario)
+	set) return 0 ;;
 	kernel)
 		k=$(realpath -e -- "$3" 2>/dev/null) || die "job line: kernel '$(printable "$3")' not found"
 		b=$(realpath -m -- "$RL_BUILD")

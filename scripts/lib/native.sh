@@ -202,7 +202,7 @@ native_space_check() {
 # in OUT/native-disks), the free space checked against what the run may
 # write into them (native_space_check), then a loop device over each with
 # its profile's request size, rotational flag, queue depth and bandwidths.
-# Sets native_list to "/dev/loopN:FS:OPTIONS ..." for native_init and
+# Sets native_list to "loopN:FS:OPTIONS ..." (a device /dev/loopN) for native_init and
 # native_devs to the loop devices' names; what each device took goes to
 # OUT/native-disks.txt.
 # shellcheck disable=SC2154 # $disks is run.sh's
@@ -260,7 +260,7 @@ native_disks() {
 			echo "$name throttle read_bps=$rbw write_bps=$wbw (blkio v1, root group)" >>"$facts" ||
 				native_fail "cannot write $facts"
 		fi
-		native_list="$native_list $dev:$fs:$(catalogue_field fs "$fs" 4)"
+		native_list="$native_list $name:$fs:$(catalogue_field fs "$fs" 4)"
 	done
 	native_list=${native_list# } native_devs=${native_devs# }
 }
@@ -295,15 +295,18 @@ native_init_end() {
 # tmpfs root at ROOT with the guest's paths (/reclaimlab, /results = OUT's
 # guest/, /mnt/FS, /tmp, /cgroup/memory = the scratch cgroup MEMCG,
 # /sys/kernel/tracing = the run's trace instance) and the host's /usr and
-# /etc read-only, the disks (/dev/loopN:FS:OPTIONS) mounted, the job run
-# in a chroot there; its exit status in guest/exit-status.  Where it ends
+# /etc read-only, then the guest's own job step (rootfs/lib/rl-job.sh, the
+# one copy rootfs/init runs too): the disks (loopN:FS:OPTIONS) mounted at
+# ROOT/mnt/FS, job.env read and job.sh run in a chroot there, the disks
+# unmounted; its exit status in guest/exit-status.  Where it ends
 # without one (a mount that failed, a step of its own that failed, a job
 # that left none), OUT/host-failure names the step.
 native_init() {
-	local root=$1 out=$2 trace=$3 memcg=$4 mark=$5 d dev fs opts l status=0
+	local root=$1 out=$2 trace=$3 memcg=$4 mark=$5 d l
 	shift 5
-	native_init_step=namespace native_init_why=""
-	trap 'native_init_end "$out" $?' EXIT
+	# the trap runs after native_init has returned, its locals gone
+	native_init_step=namespace native_init_why="" native_init_out=$out
+	trap 'native_init_end "$native_init_out" $?' EXIT
 	mount -t tmpfs -o mode=0755,size=64m reclaimlab-native "$root"
 	mkdir -p "$root"/{usr,etc,dev,proc,sys,tmp,mnt,root,results,cgroup/memory,reclaimlab/bin,reclaimlab/scenarios}
 	chmod 1777 "$root/tmp"
@@ -332,42 +335,28 @@ native_init() {
 	cp "$RL_NATIVE_TOOLS"/rl-* "$RL_TOP"/rootfs/lib/* "$root/reclaimlab/bin/"
 	cp "$RL_TOP"/rootfs/scenarios/* "$root/reclaimlab/scenarios/"
 	chmod 0755 "$root"/reclaimlab/bin/*
-	: >"$root/tmp/rl-disks"
-	for d in "$@"; do
-		dev=${d%%:*} fs=${d#*:}
-		opts=${fs#*:} fs=${fs%%:*}
-		echo "$dev $fs $opts" >>"$root/tmp/rl-disks"
-		mkdir -p "$root/mnt/$fs"
-		native_init_step=mount
-		mount -t "$fs" -o "$opts" "$dev" "$root/mnt/$fs" || {
-			echo "reclaimlab-native: cannot mount $dev ($fs) on /mnt/$fs"
-			native_init_why="cannot mount $dev ($fs) on /mnt/$fs (console.log)"
-			status=125
-		}
-	done
 	uname -r >"$root/results/kernel-release"
-	native_init_step=job
-	native_init_why="the job left no exit status (killed?)"
-	if [ "$status" = 0 ]; then
+	# the guest's own job step (rootfs/lib/rl-job.sh, the checkout's, as
+	# rootfs/init runs it): the disks mounted from here under the root, then
+	# the job run in the chroot with the copy installed there
+	# shellcheck source=rootfs/lib/rl-job.sh
+	. "$RL_TOP/rootfs/lib/rl-job.sh"
+	RL_JOB_NAME=reclaimlab-native
+	native_init_step=mount
+	if rl_job_mount_disks "$root" "$@"; then
+		native_init_step=job
+		native_init_why="the job left no exit status (killed?)"
 		# the guest's environment, as rootfs/init and job.env give it
-		# shellcheck disable=SC2016 # the chroot's shell expands them
 		chroot "$root" /usr/bin/env -i PATH=/reclaimlab/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 			HOME=/root TERM=dumb RL_TRACE_DAT=0 RL_BLKTRACE=0 \
-			RL_MEMCG_V1_ROOT=/cgroup/memory RL_KMSG_MARK="$mark" /bin/sh -c '
-			cd /results || exit 1
-			# every setting of the run, as rootfs/init sources it
-			. /results/job.env || exit 1
-			( sh /results/job.sh; echo $? >/tmp/job-status ) 2>&1 | tee /results/guest.log
-			cp /tmp/job-status /results/exit-status' || true
+			RL_MEMCG_V1_ROOT=/cgroup/memory RL_KMSG_MARK="$mark" /bin/sh -c \
+			'. /reclaimlab/bin/rl-job.sh && rl_job_settings /results && rl_job_run /results' || true
 	else
-		native_init_step=mount
+		native_init_why="$rl_job_failed (console.log)"
 		printf 'step=mount\nreason=native mount: %s\n' "$native_init_why" >>"$out/host-failure"
-		echo "$status" >"$root/results/exit-status"
+		echo 125 >"$root/results/exit-status"
 	fi
-	while read -r dev fs _; do
-		umount "$root/mnt/$fs" 2>/dev/null || echo "reclaimlab-native: umount /mnt/$fs failed"
-	done <"$root/tmp/rl-disks"
-	sync
+	rl_job_unmount_disks "$root"
 }
 
 # native_boot OUT TMP RUN_ID TIMEOUT: run.sh's guest boot, natively: wait

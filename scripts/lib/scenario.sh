@@ -2,28 +2,35 @@
 # Scenarios as the host sees them: read through rl-scenario-info, never
 # run.  Sourced by lib.sh.
 
-# Characters a --set value in a job list line may have (read_job_line:
-# the line's shape; the value's type is rl-scenario-info's to check).
-RL_SET_VALUE_CHARS='A-Za-z0-9._:+,/-'
-
-# scenario_info SCENARIO [--preset NAME] [KEY=VALUE...]: the scenario file
-# as key=value data
-# (rl-scenario-info, the one reader of scenario files: settings, use,
-# params with the values applied after their type was checked), or a die()
-# with its message.  The file is never run on the host.
-scenario_info() {
+# scenario_read SCENARIO PRESET [KEY=VALUE...]: the scenario file, with
+# the preset PRESET (none if empty) and the --set words KEY=VALUE applied,
+# as key=value data, or rl-scenario-info's message (a line) and false.
+# rl-scenario-info is the one reader of scenario files (settings, use,
+# params) and the one checker of --preset and --set: each KEY=VALUE is a
+# parameter of the scenario with a value of its type (a size, a count, one
+# of a list, within the declared range), anything else refused with a
+# message naming the value and the valid form; params= and set= hold the
+# values resolved.  The file is never run on the host.
+scenario_read() {
 	local file=$RL_TOP/rootfs/scenarios/$1.scn out kv set_args=()
-	shift
-	if [ "${1:-}" = --preset ]; then
-		set_args+=(--preset "$2")
-		shift 2
-	fi
+	[ -z "$2" ] || set_args+=(--preset "$2")
+	shift 2
 	for kv in "$@"; do
 		set_args+=(--set "$kv")
 	done
 	[ -x "$RL_HOST_TOOLS/rl-scenario-info" ] || build_host_tools
-	out=$("$RL_HOST_TOOLS/rl-scenario-info" "${set_args[@]}" "$file" 2>&1) ||
-		die "${out#rl-scenario-info: }"
+	if ! out=$("$RL_HOST_TOOLS/rl-scenario-info" "${set_args[@]}" "$file" 2>&1); then
+		printf '%s\n' "${out#rl-scenario-info: }"
+		return 1
+	fi
+	printf '%s\n' "$out"
+}
+
+# scenario_info SCENARIO PRESET [KEY=VALUE...]: scenario_read's
+# data, or a die() with its message
+scenario_info() {
+	local out
+	out=$(scenario_read "$@") || die "$out"
 	printf '%s\n' "$out"
 }
 

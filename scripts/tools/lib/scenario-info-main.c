@@ -135,6 +135,21 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * A refusal, its control bytes (a terminal's escape sequences that a
+ * --set word may carry) shown as '?', as the scripts' own messages show
+ * them: the one message of a bad --set, whichever script passed it on.
+ */
+static void __attribute__((noreturn)) refuse(char *err)
+{
+	char *p;
+
+	for (p = err; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	die_usage("%s", err);
+}
+
 static void __attribute__((noreturn)) bad_argument(const char *arg)
 {
 	fputs(usage_text, stderr);
@@ -197,12 +212,12 @@ int main(int argc, char **argv)
 		die_usage("no scenario file given");
 	}
 	if (scn_load(file, &s, err, sizeof(err)) < 0)
-		die_usage("%s", err);
+		refuse(err);
 	if (preset && scn_apply_preset(&s, preset, err, sizeof(err)) < 0)
-		die_usage("%s", err);
+		refuse(err);
 	for (i = 0; i < nsets; i++)
 		if (scn_set(&s, sets[i], err, sizeof(err)) < 0)
-			die_usage("%s", err);
+			refuse(err);
 	free(sets);
 	if (!strcmp(mode, "field")) {
 		print_field(&s, field);

@@ -696,7 +696,10 @@ static int setting_line(struct parser *ps, const char *name, const char *value)
 	return line_fail(ps, "unknown setting '%s' (valid: %s)", name, SETTINGS_VALID);
 }
 
-/* characters a value may have: those a --set value may have */
+/*
+ * characters a value in the scenario file may have (a --set value is
+ * checked by its parameter's type: scn_set)
+ */
 static int value_char(int c, int setting)
 {
 	if (isalnum(c) || strchr("._:+,/-", c))
@@ -878,7 +881,8 @@ int scn_set(struct scenario *s, const char *kv, char *err, size_t errlen)
 	if (scn_check_value(p, eq + 1, msg, sizeof(msg)) < 0)
 		return fail(err, errlen, "scenario %s: %s", s->name, msg);
 	if (copy_n(p->value, sizeof(p->value), eq + 1, strlen(eq + 1)) < 0)
-		return fail(err, errlen, "value of --set '%s' too long", kv);
+		return fail(err, errlen, "value of --set '%s' too long (valid: at most %zu characters)",
+			    kv, sizeof(p->value) - 1);
 	p->was_set = 1;
 	return 0;
 }

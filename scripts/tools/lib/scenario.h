@@ -152,7 +152,13 @@ struct scn_param *scn_param(struct scenario *s, const char *name);
 const struct scn_thread_waits *scn_thread_waits(const struct scenario *s, const char *fs);
 const char *scn_lacks(const struct scenario *s, const char *fs);
 
-/* "KEY=VALUE" from the command line: checked, then the parameter's value. */
+/*
+ * "KEY=VALUE" from the command line (run.sh, compare.sh and a job list's
+ * line hand every --set word here, through rl-scenario-info: the one rule
+ * of a --set): KEY a parameter of the scenario, VALUE of its type (a size
+ * or count within its range, or one of its words), then the parameter's
+ * value.  -1 and a message naming the bad word and the valid form.
+ */
 int scn_set(struct scenario *s, const char *kv, char *err, size_t errlen);
 
 /*
