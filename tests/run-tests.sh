@@ -30,7 +30,9 @@ mkdir -p "$LOGS"
 # One runner at a time on a build folder: a second would remove the first's
 # background-build logs (build_wait would then boot whatever kernel is
 # there) and build the same kernel tree at once.  The lock goes with this
-# shell's descriptor 8, so a runner killed with SIGKILL leaves none behind.
+# shell's descriptor 8, so a runner killed with SIGKILL leaves none behind;
+# the background builds keep it (their logs are the runner's), the test
+# lanes close it, so a guest a test leaked cannot hold it after the runner.
 exec 8>>"$LOGS/runner.lock"
 if ! flock -n 8; then
 	echo "run-tests: another tests/run-tests.sh is running on $RL_BUILD ($(head -c 200 "$LOGS/runner.who" 2>/dev/null | head -1 | tr -c '[:print:]' '?')); wait for it, or run from another checkout" >&2
@@ -202,7 +204,7 @@ if [[ unit =~ $pattern ]]; then
 	(
 		run_unit_tests
 		echo "done unit" >>"$TALLY"
-	) &
+	) 8>&- &
 	lanes+=("$!")
 fi
 for f in "$TESTS_DIR"/t-*.sh; do
@@ -210,12 +212,12 @@ for f in "$TESTS_DIR"/t-*.sh; do
 	started+=("${f##*/}")
 	if grep -q '^# run-tests: alone' "$f"; then
 		wait_lanes 1
-		run_file "$f" &
+		run_file "$f" 8>&- &
 		lanes+=("$!")
 		wait_lanes 1
 	else
 		wait_lanes "$jobs"
-		run_file "$f" &
+		run_file "$f" 8>&- &
 		lanes+=("$!")
 	fi
 done
