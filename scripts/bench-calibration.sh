@@ -46,11 +46,12 @@ build_host_tools
 # a figure is the median (min-max) of the ok runs, "of N" when only N of
 # them have it (an OOM-killed writer reports no MB/s)
 table() {
-	local runs=() d
+	local runs=() d st
 	# the runs that have ended (a matrix still running has folders without
 	# a status yet)
 	for d in "$1"/lab/runs/*/ "$1"/native/runs/*/; do
-		[ -f "$d/status" ] && [ "$(head -1 "$d/status")" != running ] && runs+=("$d")
+		st=$(run_status "$d")
+		[ -n "$st" ] && [ "$st" != running ] && runs+=("$d")
 	done
 	[ ${#runs[@]} -gt 0 ] || die "no runs under $1/lab or $1/native"
 	{
@@ -64,21 +65,25 @@ table() {
 		f = lo[k] == hi[k] ? med[k] : med[k] " (" lo[k] "-" hi[k] ")"
 		return cnt[k] < nok ? f " of " cnt[k] : f
 	}
+	# the column of a cell: the mode on its kernel ("-": a matrix of one kernel)
+	function on(mode, kernel) { return kernel == "-" ? mode : mode "@" kernel }
+	# groups: scenario fs profile mode kernel metric n median min max spread
 	$1 == "G" && NR > 1 && $2 != "scenario" {
-		cell = $2 SUBSEP $3 SUBSEP $5
-		k = cell SUBSEP $6
-		cnt[k] = $7; med[k] = $8; lo[k] = $9; hi[k] = $10
+		cell = $2 SUBSEP $3 SUBSEP on($5, $6)
+		k = cell SUBSEP $7
+		cnt[k] = $8; med[k] = $9; lo[k] = $10; hi[k] = $11
 		cells[cell] = 1
 		# the writers: rl-dd processes and fio write jobs
-		if ($6 ~ /^tool\.[^.]*writer[0-9]*\.mbps$/ || $6 ~ /^fio\.[^.]*\.write\.kb_s$/)
-			writers[cell] = writers[cell] " " $6
+		if ($7 ~ /^tool\.[^.]*writer[0-9]*\.mbps$/ || $7 ~ /^fio\.[^.]*\.write\.kb_s$/)
+			writers[cell] = writers[cell] " " $7
 		# the experiment disk: ubda in a guest, a loop device natively
-		if ($6 ~ /^iostat\.(ubda|loop[0-9]+)\.avgrq_sz_mean$/)
-			disk[cell] = $6
+		if ($7 ~ /^iostat\.(ubda|loop[0-9]+)\.avgrq_sz_mean$/)
+			disk[cell] = $7
 	}
-	# every cell, also one whose runs have no figures (all OOM-killed)
-	$1 == "R" && $8 == "run.status" { ran[$3 SUBSEP $4 SUBSEP $6] = ran[$3 SUBSEP $4 SUBSEP $6] " " $9; cells[$3 SUBSEP $4 SUBSEP $6] = 1 }
-	$1 == "R" && $8 == "workload.oom_kills" { oom[$3 SUBSEP $4 SUBSEP $6] = oom[$3 SUBSEP $4 SUBSEP $6] "," $9 }
+	# rows: run scenario fs profile mode kernel repeat metric value; every
+	# cell, also one whose runs have no figures (all OOM-killed)
+	$1 == "R" && $9 == "run.status" { c = $3 SUBSEP $4 SUBSEP on($6, $7); ran[c] = ran[c] " " $10; cells[c] = 1 }
+	$1 == "R" && $9 == "workload.oom_kills" { c = $3 SUBSEP $4 SUBSEP on($6, $7); oom[c] = oom[c] "," $10 }
 	END {
 		n = 0
 		for (c in cells) order[++n] = c

@@ -77,7 +77,7 @@ echo "same random run twice: $(bench value "$out/rand-hdd/guest/rand.out" second
 boot rand-hdd-seed2 hdd rand.sh --time-travel=inf-cpu --append rng-seed=2
 echo "same random run with seed 2: $(bench value "$out/rand-hdd-seed2/guest/rand.out" seconds) s simulated"
 boot usb200 usb-stick usb200.sh --time-travel
-echo "200 MB write + fsync to usb-stick: $(bench value "$out/usb200/guest/write.out" seconds) s simulated, $(bench value "$out/usb200/status" wall_seconds) s wall"
+echo "200 MB write + fsync to usb-stick: $(bench value "$out/usb200/guest/write.out" seconds) s simulated, $(run_fact "$out/usb200" wall_seconds) s wall"
 
 # The flash profiles against their published flashbench figures (the
 # catalogue comment of each profile cites the device and the source).

@@ -53,7 +53,7 @@ trap cleanup EXIT
 
 # a run's rows without the host-time ones, sorted
 rows() { # RUNDIR
-	grep -v $'\trun.wall_seconds\t' "$1/$RL_DERIVED/summary.tsv" | sort
+	grep -v $'^run.wall_seconds\t' "$1/$RL_DERIVED/summary.tsv" | sort
 }
 
 # one matrix: prints "LABEL runs ok stalled-ticks wall-s"
@@ -66,10 +66,11 @@ run_matrix() { # LABEL compare.sh-options...
 		note "compare.sh ended non-zero for the $label matrix (log $work/$label.log)"
 	end=$(date +%s)
 	for r in "$m"/runs/*/; do
-		[ -f "$r/status" ] || continue
+		[ -n "$(run_status "$r")" ] || continue
 		runs=$((runs + 1))
-		[ "$(head -1 "$r/status")" != ok ] || ok=$((ok + 1))
-		st=$(sed -n 's/^clock_stalled_ticks=\([0-9]\{1,9\}\)$/\1/p' "$r/status")
+		[ "$(run_status "$r")" != ok ] || ok=$((ok + 1))
+		st=$(run_fact "$r" clock_stalled_ticks)
+		[[ "$st" =~ ^[0-9]{1,9}$ ]] || st=""
 		if [ -n "$st" ] && [ "$st" != 0 ]; then
 			stalled=$((stalled + st))
 			echo "  $(basename "$r"): $st stalled ticks" >&2

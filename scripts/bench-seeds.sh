@@ -48,12 +48,12 @@ if [ -z "$matrix" ]; then
 fi
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
-# the runs' records joined into rows (run scenario fs profile mode repeat
-# metric value): run.conf, status and summary (rl-aggregate rows)
+# the runs' records joined into rows (run scenario fs profile mode kernel
+# repeat metric value): run.conf, status and summary (rl-aggregate rows)
 if ! "$RL_HOST_TOOLS/rl-aggregate" rows "$matrix/runs/$scn.$fs.$mode".r*/ >"$rows" 2>/dev/null || [ ! -s "$rows" ]; then
 	die "no summarized run of $scn.$fs.$mode in $matrix/runs"
 fi
-seeds=$(awk -F'\t' '$6 > m { m = $6 } END { print m + 0 }' "$rows")
+seeds=$(awk -F'\t' '$7 > m { m = $7 } END { print m + 0 }' "$rows")
 [ "$seeds" -ge 3 ] || note "$scn.$fs.$mode has $seeds seeds summarized: an interval needs 3"
 
 # the checks, one cell's: selectors dropped, a count as written, any other
@@ -76,7 +76,7 @@ done < <("$RL_HOST_TOOLS/rl-scenario-info" --checks "$scn_file")
 [ "${#checks[@]}" -gt 0 ] || die "$scn has no check on one cell's metric"
 
 echo "== $scn fs=$fs mode=$mode: $seeds seeds ($matrix) =="
-awk -F'\t' '$7 == "run.wall_seconds" { print $8 }' "$rows" | sort -g |
+awk -F'\t' '$8 == "run.wall_seconds" { print $9 }' "$rows" | sort -g |
 	awk '{ v[++n] = $1 } END { if (!n) { print "wall time per run: not recorded"; exit }
 	      printf "wall time per run: median %.1f s, min %.1f, max %.1f (%d runs)\n",
 	      v[int((n + 1) / 2)], v[1], v[n], n }'
@@ -86,7 +86,7 @@ printf '%-58s %5s %3s %-10s %-22s %-9s %s\n' check seeds n median "95% interval"
 for ((k = 3; k <= seeds; k++)); do
 	args=()
 	for c in "${checks[@]}"; do args+=(--check "$c"); done
-	awk -F'\t' -v k="$k" '$6 <= k' "$rows" |
+	awk -F'\t' -v k="$k" '$7 <= k' "$rows" |
 		"$RL_HOST_TOOLS/rl-aggregate" check --scenario "$scn" "${args[@]}" 2>/dev/null |
 		awk -F'\t' -v k="$k" 'NR > 1 && $4 != "not measured" {
 			lo = hi = "-"; note = $12

@@ -2,7 +2,8 @@
 # The collect step of one run, after its guest is gone: rl-collect
 # (scripts/tools/collect/collect.c) reads the console log once and what the guest
 # left as data, and writes the run's outcome, RUN/status (written last;
-# see scripts/lib/run-folder.sh for the run folder), and its splats.
+# through the run record; see scripts/lib/run-folder.sh for the run
+# folder), and its splats.
 #   scripts/collect-run.sh RUNDIR WALL_SECONDS ended|hung|interactive
 # Exits with the guest command's status (124 hung, 125 crashed).
 set -eu
@@ -19,20 +20,17 @@ outcome=$("$RL_HOST_TOOLS/rl-collect" "$@") || true
 status="" rc=""
 read -r status rc <<<"$outcome" || true
 [ -n "$status" ] || die "rl-collect could not collect $out"
-if ! grep -qx "$status" <(run_status "$out"); then
-	# the status file could not be written: a host disk that filled up.
-	# The short final status in place of "running", in the block the old
-	# status file frees, so that the run is not taken for one still running
-	[ "$(avail_bytes "$out")" -lt $((1 << 20)) ] || die "cannot write $out/status"
-	printf '%s\nrun=%s\nexit_status=%s\nhost_disk_full=1\n' "$status" "$(conf_value "$out/run.conf" run)" "$rc" >"$out/status" 2>/dev/null ||
-		die "host disk full: the filesystem of '$out' has no space left; this run ($status) is incomplete and its status file could not be written"
-fi
-[ "$(conf_value "$out/status" host_disk_full)" != 1 ] ||
+# a status file that could not be written whole (a host disk that filled
+# up) is short, in place of "running" (rl-collect); one not even so is
+# still "running"
+[ "$(run_status "$out")" = "$status" ] ||
+	die "host disk full: the filesystem of '$out' has no space left; this run ($status) is incomplete and its status file could not be written"
+[ "$(run_fact "$out" host_disk_full)" != 1 ] ||
 	note "host disk full: the filesystem of '$out' ran out of space during the run; its results are incomplete"
 # the console's text, for a terminal: no escape sequences
 first_splat=$(printable "$(head -c 300 "$out/$RL_DERIVED/splats" 2>/dev/null | head -1 || true)")
 # a step of the host's own that failed (the native backend's)
-step=$(conf_value "$out/status" failed_step)
+step=$(run_fact "$out" failed_step)
 [ -z "$step" ] || status="host-step"
 case "$status" in
 ok) ;;

@@ -113,10 +113,8 @@ check_one() {
 # runs will have them, for check_one to count the verdicts they give
 check_planned() {
 	local name s f m k r
-	while read -r name; do
-		read -r s f m k r <<<"$(run_name_parts "$name")"
-		[ "$k" = - ] || m=$m@$k
-		printf '%s\t%s\t%s\t-\t%s\t1\trun.status\tplanned\n' "$name" "$s" "$f" "$m"
+	while read -r name s f m k r; do
+		printf '%s\t%s\t%s\t-\t%s\t%s\t%s\trun.status\tplanned\n' "$name" "$s" "$f" "$m" "$k" "$r"
 	done < <(matrix_runs "$1" "$2" "$3" 1 "$4")
 }
 
@@ -397,17 +395,24 @@ if [ -z "$resume" ]; then
 fi
 
 # --- the runs ---
-mapfile -t run_names < <(matrix_runs "$scenarios" "$filesystems" "$modes" "$repeat" "$kernel_names")
+# each run's identity, by its folder's name (matrix_runs)
+run_names=()
+declare -A run_identity=()
+while read -r id_name id_rest; do
+	run_names+=("$id_name")
+	run_identity[$id_name]=$id_rest
+done < <(matrix_runs "$scenarios" "$filesystems" "$modes" "$repeat" "$kernel_names")
 total=${#run_names[@]}
 
 # run_options NAME: run.sh's options for the run NAME of the matrix, one a
 # line (the run folder and the host CPU aside)
 run_options() {
 	local name=$1 s f m k r kv
-	read -r s f m k r <<<"$(run_name_parts "$name")"
+	read -r s f m k r <<<"${run_identity[$name]}"
 	# under the cpu clock a run repeats exactly for one seed: repeat r
-	# uses seed r, so repeats sample the kernel's random choices
-	printf '%s\n' "--time-travel=$clock" --seed "$r" --scenario "$s" --mode "$m" \
+	# runs with seed r (run.sh's default), so repeats sample the kernel's
+	# random choices
+	printf '%s\n' "--time-travel=$clock" --scenario "$s" --mode "$m" \
 		--repeat-number "$r" --disk "$f${profile:+:$profile}"
 	# the scenario's own settings unless the matrix gives them
 	[ -z "$mem" ] || printf '%s\n' --mem "$mem"
@@ -562,7 +567,7 @@ begin=$(date +%s)
 # bench-calibration.sh runs its native matrix
 lab_runs=() native_runs=()
 for name in "${pending[@]}"; do
-	read -r _ _ _ k _ <<<"$(run_name_parts "$name")"
+	read -r _ _ _ k _ <<<"${run_identity[$name]}"
 	if [ "$k" != - ] && [ "${kernel_of[$k]}" = native ]; then
 		native_runs+=("$name")
 	else

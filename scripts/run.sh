@@ -35,7 +35,7 @@ kernel_name=""
 wrap=""
 tt_cpu=""
 cpu=auto
-seed=1
+seed=""
 scenario=""
 mode=patched
 sets=()
@@ -123,6 +123,9 @@ check_count --timeout "$timeout" 1 "$RL_MAX_TIMEOUT"
 [ -z "$job_file" ] || [ -r "$job_file" ] || die "job file '$job_file' not readable"
 [ -z "$tt_cpu" ] || [ "$time_travel" = cpu ] || die "--tt-cpu sets prices of --time-travel=cpu, which is not on"
 check_tt_cpu "$tt_cpu"
+# repeat R of a matrix samples the kernel's random choices with seed R
+[[ "$repeat_number" =~ ^[1-9][0-9]{0,5}$ ]] || die "bad --repeat-number '$repeat_number' (valid: 1 to 999999)"
+seed=${seed:-$repeat_number}
 check_count --seed "$seed" 0 999999999999999999
 check_host_cpu "$cpu"
 [ -z "$job_file" ] || [ $# -eq 0 ] || die "give either --job or a command, not both"
@@ -162,7 +165,7 @@ cleanup() {
 	[ -z "${guest_cgroup:-}" ] || rmdir "$guest_cgroup" 2>/dev/null || true
 	# a native run that ended at a step of its own (native_fail, or any
 	# error of the script there): its final status names the step
-	if [ "${native_step:-over}" != over ] && [ "$(head -1 "$out/status" 2>/dev/null)" = running ]; then
+	if [ "${native_step:-over}" != over ] && [ "$(run_status "$out")" = running ]; then
 		end_rc=0
 		native_end "$out" "$rc" "$(echo "$(date +%s.%N) - ${start:-$(date +%s.%N)}" | bc)" || end_rc=$?
 		rm -rf "$tmp"
@@ -173,7 +176,7 @@ cleanup() {
 
 on_signal() {
 	stop_guest
-	[ -n "$status" ] || printf 'interrupted\nrun=%s\n' "$run_id" >"$out/status"
+	[ -n "$status" ] || run_status_mark "$out" interrupted || true
 	note "interrupted; run folder kept: $out"
 	cleanup
 	exit 130
@@ -234,7 +237,7 @@ cp "$out/job.env" "$out/job.sh" "$out/$RL_GUEST/"
 chmod 0600 "$out/$RL_GUEST/job.env" "$out/$RL_GUEST/job.sh"
 echo "$args" >"$out/cmdline"
 write_run_conf >"$out/run.conf"
-printf 'running\nrun=%s\n' "$run_id" >"$out/status"
+run_status_mark "$out" running
 
 start=$(date +%s.%N)
 # shellcheck disable=SC2086 # $wrap and $args are lists of words

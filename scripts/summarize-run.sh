@@ -1,7 +1,8 @@
 #!/bin/bash
 # Collect one run folder's raw data into derived/summary.tsv, one row per
-# metric, three tab-separated fields: RUN METRIC VALUE (RUN the run folder's
-# name); and beside it the trace's histogram, CDF, waits per 0.1 s, folios
+# metric, two tab-separated fields: METRIC VALUE (the run is its folder's;
+# summaries until 2026-12-07 named it in a first field, which the record
+# still reads); and beside it the trace's histogram, CDF, waits per 0.1 s, folios
 # ended per 10 ms and waits by task and reason (waits-hist.tsv,
 # waits-cdf.tsv, waits-series.tsv, completions-series.tsv,
 # waits-by-task.tsv): rl-summarize (scripts/tools/summarize/summarize.c),
@@ -20,6 +21,6 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 1 ] || die "usage: scripts/summarize-run.sh RUNDIR"
-[ -f "$1/status" ] || die "'$1' is not a run folder (no status file)"
 build_host_tools
+[ -n "$(run_status "$1")" ] || die "'$1' is not a run folder (no status file)"
 out=$("$RL_HOST_TOOLS/rl-summarize" "$1" 2>&1) || die "${out#rl-summarize: }"

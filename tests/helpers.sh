@@ -102,7 +102,7 @@ build_wait() {
 # the kernel); every suite of the series passes and no case fails.
 kunit_suites_pass() {
 	local run=$1 suite ran
-	guest "$run" --append kunit.enable=1 -- true || fail "guest failed: $(head -1 "$run/status")"
+	guest "$run" --append kunit.enable=1 -- true || fail "guest failed: $(run_status "$run")"
 	# the kernel's own KTAP parser reads the console log
 	python3 "$RL_KSRC/tools/testing/kunit/kunit.py" parse "$run/console.log" >"$run.kunit" 2>&1 ||
 		fail "KUnit failures (kunit.py parse): $(grep -E 'FAILED|CRASHED|ERROR' "$run.kunit" | head -5 | tr '\n' ';')"
@@ -115,29 +115,29 @@ kunit_suites_pass() {
 	[ "${ran% *}" -ge 10 ] || fail "fewer KUnit cases than expected ran: ${ran% *}"
 }
 
-# run_rows RUN: the run's record as rows "run scenario fs profile mode
-# repeat metric value": run.conf, status and summary joined (rl-aggregate
-# rows, record.h), so $7 is the metric and $8 its value
-run_rows() {
-	"$RL_HOST_TOOLS/rl-aggregate" rows "$1"
+# run_metrics RUN: the run's record's metrics, "METRIC<TAB>VALUE" lines:
+# the status's numbers, the summary's rows and run.status (rl-record
+# metrics, record.h), so $1 is the metric and $2 its value
+run_metrics() {
+	"$RL_HOST_TOOLS/rl-record" metrics "$1"
 }
 
 # knob_applied RUN KNOB=VALUE: the run set KNOB to VALUE: the host's
 # record names it (run.conf's knobs=, or a --job's RL_KNOBS in job.sh),
-# the guest's kernel had it (the status's knobs_absent= does not name it)
+# the guest's kernel had it (the status's knobs_absent fact does not name it)
 # and the run ended ok (a knob the guest could not apply fails it)
 knob_applied() {
 	[ "$(run_status "$1")" = ok ] || fail "${1##*/}: $(run_status "$1"), not ok, so $2 is not known applied"
 	grep -qE "^knobs=(.* )?$2( |\$)|RL_KNOBS='(.* )?$2( |')" "$1/run.conf" "$1/job.sh" ||
 		fail "${1##*/}: neither run.conf's knobs= nor the job's RL_KNOBS has $2"
-	! grep -qE "^knobs_absent=(.*,)?${2%%=*}(,|\$)" "$1/status" ||
-		fail "${1##*/}: the guest's kernel lacks ${2%%=*}: $(grep '^knobs_absent=' "$1/status")"
+	! grep -qE "^(.*,)?${2%%=*}(,|\$)" <<<"$(run_fact "$1" knobs_absent)" ||
+		fail "${1##*/}: the guest's kernel lacks ${2%%=*}: knobs_absent=$(run_fact "$1" knobs_absent)"
 }
 
 # summary_value RUN METRIC: the metric's value in the run's record (a
 # summary row, or a status fact such as workload.oom_kills)
 summary_value() {
-	run_rows "$1" | awk -F'\t' -v m="$2" '$7 == m { print $8 }'
+	run_metrics "$1" | awk -F'\t' -v m="$2" '$1 == m { print $2 }'
 }
 
 # start_cpu_hogs: a busy loop on every host CPU (CPU_HOGS holds their pids;

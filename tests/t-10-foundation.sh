@@ -172,6 +172,22 @@ t_results_never_overwritten() {
 # The host tools' include rule (scripts/tools/Makefile, README.md): every
 # source in a stage folder, each #include a header of its own stage or an
 # earlier one, no circle among modules (tests/check-tools-layout.sh).
+# The run record owns a run's status and identity: no '@' split, run name
+# taken apart or status file touched outside it (tests/check-run-record.sh),
+# and the check sees a breach planted in a copy of the scripts.
+t_run_record_owns_status_and_identity() {
+	"$RL_TOP/tests/check-run-record.sh" "$RL_TOP" || fail "the run record has a bypass (above)"
+	mkdir -p "$TEST_TMP/copy/scripts/lib" "$TEST_TMP/copy/scripts/tools/report"
+	# shellcheck disable=SC2016 # a line of shell, planted as text
+	printf 'x() {\n\thead -1 "$1/status"\n}\n' >"$TEST_TMP/copy/scripts/lib/bad.sh"
+	cat >"$TEST_TMP/copy/scripts/tools/report/bad.c" <<'C'
+static void f(const char *m) { (void)strchr(m, '@'); }
+C
+	! "$RL_TOP/tests/check-run-record.sh" "$TEST_TMP/copy" >"$TEST_TMP/breach" || fail "planted breaches passed"
+	cat "$TEST_TMP/breach"
+	[ "$(grep -c '^breach' "$TEST_TMP/breach")" = 2 ] || fail "not both planted breaches were named"
+}
+
 t_tools_include_graph() {
 	"$RL_TOP/tests/check-tools-layout.sh" "$RL_TOP/scripts/tools"
 }

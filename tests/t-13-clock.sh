@@ -29,8 +29,8 @@ memcg_dd_cpu_clock() {
 
 # headline RUNDIR: the figures that must not move with the host's load
 headline() {
-	awk -F'\t' '$7 ~ /^tool\.v1-writer[12]\.(mbps|seconds)$|^waits\.events$|^run\.simulated_seconds$|^counter\.nr_reclaim_wait_dirty$/ { print $7, $8 }' \
-		<(run_rows "$1") | sort
+	awk -F'\t' '$1 ~ /^tool\.v1-writer[12]\.(mbps|seconds)$|^waits\.events$|^run\.simulated_seconds$|^counter\.nr_reclaim_wait_dirty$/ { print $1, $2 }' \
+		<(run_metrics "$1") | sort
 }
 
 t_cpu_clock_ignores_host_load() {
@@ -94,9 +94,9 @@ t_cpu_clock_run_does_not_depend_on_its_folder_name() {
 			fail "${run##*/}: $(head -1 "$run/status")"
 		expect_clock_not_stalled "$run"
 		"$RL_HOST_TOOLS/rl-summarize" "$run" || fail "cannot summarize ${run##*/}"
-		run_rows "$run" | cut -f2- | grep -v $'\trun.wall_seconds\t' >"$run.rows"
+		run_metrics "$run" | grep -v $'^run.wall_seconds\t' >"$run.rows"
 	done
-	grep -m3 -E $'\t(run.simulated_seconds|iostat.ubda.wareq_sz_mean|workload.oom_kills)\t' "$a.rows"
+	grep -m3 -E $'^(run.simulated_seconds|iostat.ubda.wareq_sz_mean|workload.oom_kills)\t' "$a.rows"
 	diff "$a.rows" "$b.rows" || fail "the folder's name changed the run's figures"
 }
 

@@ -53,8 +53,8 @@ t_preempt_run_ignores_host_load() {
 	fs_completion_preempt "$busy"
 	stop_cpu_hogs
 	# every row but the host's own wall time and load
-	a=$(run_rows "$idle" | cut -f7,8 | grep -vE '^run\.(wall|host)')
-	b=$(run_rows "$busy" | cut -f7,8 | grep -vE '^run\.(wall|host)')
+	a=$(run_metrics "$idle" | grep -vE '^run\.(wall|host)')
+	b=$(run_metrics "$busy" | grep -vE '^run\.(wall|host)')
 	grep -qE '^waits\.task\.rl-dd\.reason\.dirty\.events	[1-9]' <<<"$a" ||
 		fail "no dirty waits of the writer in the idle run"
 	echo "$a" | grep -E 'rl-dd\.reason\.dirty\.(events|p50_usec|full_timeout_share)|simulated_seconds|xfs_ioend_requeues'

@@ -147,7 +147,7 @@ t_tools_not_an_experiment_disk() {
 	expect_match "$run/run.conf" '^disks=ubda:ext4:[a-z-]+$' "run.conf's disks"
 	expect_match "$run/run.conf" '^tools=ubdp:[0-9a-f]{64}$' "run.conf's tools"
 	"$RL_TOP/scripts/summarize-run.sh" "$run" || fail "summarize-run.sh failed"
-	devs=$(awk -F'\t' '$7 ~ /^iostat\..*\.intervals$/ { print $7 }' <(run_rows "$run") | tr '\n' ' ')
+	devs=$(awk -F'\t' '$1 ~ /^iostat\..*\.intervals$/ { print $1 }' <(run_metrics "$run") | tr '\n' ' ')
 	[ "$devs" = "iostat.ubda.intervals " ] || fail "iostat sampled other disks than ubda: $devs"
 }
 
@@ -163,10 +163,10 @@ t_tools_iostat_rows_of_a_scenario() {
 	expect_match "$run/guest/iostat.json" '"sysstat": \{' "iostat's JSON"
 	"$RL_TOP/scripts/summarize-run.sh" "$run" || fail "summarize-run.sh failed"
 	sum=$run/$RL_DERIVED/summary.tsv
-	grep -F '	iostat.' "$sum"
+	grep '^iostat\.' "$sum"
 	for row in intervals r_s_mean w_s_mean rkB_s_mean wkB_s_mean wrqm_s_mean w_await_mean \
 		wareq_sz_mean wareq_sz_sd aqu_sz_mean util_mean avgrq_sz_mean avgrq_sz_sd; do
-		expect_match "$sum" "	iostat\.ubda\.$row	[0-9.e+-]+$" "the row iostat.ubda.$row"
+		expect_match "$sum" "^iostat\.ubda\.$row	[0-9.e+-]+$" "the row iostat.ubda.$row"
 	done
 	# the rows against the guest's own JSON, read by python's json module
 	python3 - "$run/guest/iostat.json" "$sum" <<'PY' || fail "iostat's rows do not match its JSON"
@@ -177,8 +177,8 @@ assert {d["disk_device"] for d in disks} == {"ubda"}, disks
 rows = {}
 for line in open(sys.argv[2]):
     f = line.rstrip("\n").split("\t")
-    if f[1].startswith("iostat.ubda."):
-        rows[f[1][len("iostat.ubda."):]] = float(f[2])
+    if f[0].startswith("iostat.ubda."):
+        rows[f[0][len("iostat.ubda."):]] = float(f[1])
 n = len(disks)
 mean = lambda k: sum(d[k] for d in disks) / n
 print("intervals", n, "wkB/s", mean("wkB/s"), "w/s", mean("w/s"), "%util", mean("util"))
@@ -243,15 +243,15 @@ t_tools_fio_scenario_rows_in_the_report() {
 		expect_match "$r/status" '^ok$' "${r##*/}'s status"
 		[ -s "$r/guest/writer.fio.json" ] || fail "${r##*/}: no writer.fio.json"
 		for row in error write.kb_s write.iops write.clat_p50_us write.clat_p99_us write.clat_p999_us; do
-			expect_match "$r/$RL_DERIVED/summary.tsv" "	fio\.writer\.$row	[0-9.e+]+$" "${r##*/}'s summary"
+			expect_match "$r/$RL_DERIVED/summary.tsv" "^fio\.writer\.$row	[0-9.e+]+$" "${r##*/}'s summary"
 		done
-		expect_match "$r/$RL_DERIVED/summary.tsv" '	fio\.writer\.error	0$' "fio's error code"
+		expect_match "$r/$RL_DERIVED/summary.tsv" '^fio\.writer\.error	0$' "fio's error code"
 		# after a remount fio read every block back and checked its crc32c
 		expect_fio_verified "$r/guest" writer $((64 << 20))
 		! grep -q 'verify' "$r/$RL_DERIVED/summary.tsv" || fail "${r##*/}: the verify run gave summary rows"
 		# 64 MiB at the hdd profile's 95 MB/s: fio timed with the guest's clock
-		awk -F'\t' '$7 == "fio.writer.write.kb_s" { exit !($8 > 40000 && $8 < 100000) }' \
-			<(run_rows "$r") || fail "${r##*/}: fio's bandwidth is not the disk's: $(grep 'fio.writer.write.kb_s' "$r/$RL_DERIVED/summary.tsv")"
+		awk -F'\t' '$1 == "fio.writer.write.kb_s" { exit !($2 > 40000 && $2 < 100000) }' \
+			<(run_metrics "$r") || fail "${r##*/}: fio's bandwidth is not the disk's: $(grep 'fio.writer.write.kb_s' "$r/$RL_DERIVED/summary.tsv")"
 	done
 	expect_match "$m/report.md" '^### fio$' "the report's fio section"
 	expect_match "$m/report.md" '^Job writer, write:$' "the report's fio job"
@@ -300,7 +300,7 @@ t_tools_trace_dat_holds_the_labs_events() {
 		[ "$lab" -gt 0 ] || fail "no $e event: the test shows nothing"
 		[ "$lab" = "$dat" ] || fail "$e: $lab events in trace.txt, $dat in trace.dat"
 	done
-	[ "$(awk -F'\t' '$7 == "waits.events" { print $8 }' <(run_rows "$run"))" = \
+	[ "$(awk -F'\t' '$1 == "waits.events" { print $2 }' <(run_metrics "$run"))" = \
 		"$(grep -c ' mm_vmscan_reclaim_wait: ' "$run.report")" ] || fail "waits.events differs from trace.dat's count"
 	# without the tools disk there is no trace-cmd: refused before a guest starts
 	"$RL_TOP/scripts/run.sh" --trace-dat --no-tools --out "$TEST_TMP/no-trace-cmd" true 2>"$TEST_TMP/no-trace-cmd.err" || rc=$?
@@ -331,7 +331,7 @@ t_tools_blktrace_of_a_scenario_run() {
 	# the summary's blk rows: every write completion matched to its
 	# dispatch and to the Q of the bio it was split from (blklat.c)
 	"$RL_TOP/scripts/summarize-run.sh" "$run" >/dev/null || fail "summarize-run.sh failed on $run"
-	run_rows "$run" | grep $'\tblk\.' | cut -f7,8
+	run_metrics "$run" | grep '^blk\.'
 	c=$(summary_value "$run" blk.ubda.write.completions)
 	[ "${c:-0}" -gt 0 ] || fail "no blk.ubda.write.completions row"
 	[ "$(summary_value "$run" blk.ubda.write.d2c_matched)" = "$c" ] || fail "not every write completion matched a dispatch"

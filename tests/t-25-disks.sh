@@ -65,8 +65,8 @@ t_disk_seed_moves_figures() {
 			--disk ext4:hdd --scenario memcg-dd --set WRITE_SIZE=24M --set MEMCG_VERSION=v1 >/dev/null ||
 			fail "memcg-dd with seed $s failed: $(head -1 "$run/status")"
 		"$RL_TOP/scripts/summarize-run.sh" "$run"
-		figs+=("$(awk -F'\t' '$7 ~ /^tool\.v1-writer[12]\.mbps$|^run\.simulated_seconds$/ { print $7, $8 }' \
-			<(run_rows "$run") | sort)")
+		figs+=("$(awk -F'\t' '$1 ~ /^tool\.v1-writer[12]\.mbps$|^run\.simulated_seconds$/ { print $1, $2 }' \
+			<(run_metrics "$run") | sort)")
 		echo "seed $s:"
 		echo "${figs[-1]}"
 	done

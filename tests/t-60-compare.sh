@@ -26,8 +26,8 @@ t_compare_every_scenario_completes() {
 			fail "$(basename "$r"): $(head -1 "$r/status")"
 		fi
 		[ -s "$r/$RL_DERIVED/summary.tsv" ] || fail "$(basename "$r"): no summary"
-		awk -F'\t' 'NF != 3 { exit 1 }' "$r/$RL_DERIVED/summary.tsv" || fail "$(basename "$r"): malformed summary row"
-		grep -q $'\twaits.events\t' "$r/$RL_DERIVED/summary.tsv" || fail "$(basename "$r"): no waits.events"
+		awk -F'\t' 'NF != 2 { exit 1 }' "$r/$RL_DERIVED/summary.tsv" || fail "$(basename "$r"): malformed summary row"
+		grep -q $'^waits.events\t' "$r/$RL_DERIVED/summary.tsv" || fail "$(basename "$r"): no waits.events"
 	done
 	[ "$n" = $((2 * $(rl_scenarios | wc -w))) ] || fail "$n runs, expected 2 per scenario"
 }
@@ -42,8 +42,8 @@ t_compare_trace_matches_counters() {
 			echo "$(basename "$r"): trace overran, not compared"
 			continue
 		fi
-		events=$(awk -F'\t' '$7 == "waits.events" { print $8 }' <(run_rows "$r"))
-		counted=$(awk -F'\t' '$7 ~ /^counter\.nr_(throttle_(writeback|isolated|noprogress|congested)|reclaim_wait_(dirty|writeback)|migrate_wait_writeback)$/ { s += $8 } END { print s + 0 }' <(run_rows "$r"))
+		events=$(awk -F'\t' '$1 == "waits.events" { print $2 }' <(run_metrics "$r"))
+		counted=$(awk -F'\t' '$1 ~ /^counter\.nr_(throttle_(writeback|isolated|noprogress|congested)|reclaim_wait_(dirty|writeback)|migrate_wait_writeback)$/ { s += $2 } END { print s + 0 }' <(run_metrics "$r"))
 		echo "$(basename "$r"): trace $events, counters $counted"
 		# every sleep counts once by reason (the class counters count dirty sleeps again)
 		[ "$events" = "$counted" ] || fail "$(basename "$r"): $events trace events but $counted counted sleeps"
@@ -83,8 +83,8 @@ t_compare_completions_reported() {
 	m=$(compare_run)
 	for r in "$m"/runs/fs-completion.*; do
 		[ "$(cat "$r/guest/trace.txt.overrun")" = 0 ] || continue
-		events=$(awk -F'\t' '$7 == "completion.events" { print $8 }' <(run_rows "$r"))
-		counted=$(awk -F'\t' '$7 == "counter.nr_writeback_end_batches" { print $8 }' <(run_rows "$r"))
+		events=$(awk -F'\t' '$1 == "completion.events" { print $2 }' <(run_metrics "$r"))
+		counted=$(awk -F'\t' '$1 == "counter.nr_writeback_end_batches" { print $2 }' <(run_metrics "$r"))
 		echo "$(basename "$r"): $events completions traced, $counted counted"
 		[ "${events:-0}" -gt 0 ] || fail "$(basename "$r"): no completion traced"
 		[ "$events" -le "$counted" ] || fail "$(basename "$r"): more completions traced than counted"
@@ -104,7 +104,7 @@ t_kupdate_check_can_pass_and_fail() {
 		fail "kupdate-after-exit on a 20 MB/s disk: $(head -1 "$slow/status")"
 	for r in "$fast" "$slow"; do
 		"$RL_TOP/scripts/summarize-run.sh" "$r" || fail "cannot summarize $r"
-		v=$(awk -F'\t' '$7 == "tool.kupdate.busy_mbps" { print $8 }' <(run_rows "$r"))
+		v=$(awk -F'\t' '$1 == "tool.kupdate.busy_mbps" { print $2 }' <(run_metrics "$r"))
 		echo "$(basename "$r"): busy_mbps=$v $(cat "$r/guest/kupdate.out")"
 		[ -n "$v" ] || fail "no tool.kupdate.busy_mbps in $r"
 		if [ "$r" = "$fast" ]; then

@@ -83,7 +83,7 @@ two_host_matrix() {
 
 # rows RUNDIR: the run's summary rows but its wall time, sorted
 rows() {
-	grep -v $'\trun.wall_seconds\t' "$1/$RL_DERIVED/summary.tsv" | sort
+	grep -v $'^run.wall_seconds\t' "$1/$RL_DERIVED/summary.tsv" | sort
 }
 
 # same_runs A B: every run of matrix A has B's summary rows, wall time aside

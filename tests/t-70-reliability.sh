@@ -265,7 +265,7 @@ t_resume_summarizes_finished_runs() {
 	rm "$r/$RL_DERIVED/summary.tsv" "$m/report.md"
 	"$RL_TOP/scripts/compare.sh" --resume "$m" >"$m.resume.log" 2>&1 || fail "resume failed"
 	[ -s "$r/$RL_DERIVED/summary.tsv" ] || fail "--resume did not summarize the finished run"
-	! grep -q 'ok-but-unsummarized' "$m/report.md" || fail "the report still shows an unsummarized run"
+	! grep -q 'no summary.tsv: run scripts/summarize-run.sh' "$m/report.md" || fail "the report still shows an unsummarized run"
 }
 
 # fork_fails_late RUN: a fork that fails at its third VMA or later (the

@@ -63,8 +63,11 @@ create_matrix_folder() {
 }
 
 # matrix_runs "SCENARIO ..." "FS ..." "MODE ..." REPEAT ["KERNEL ..."]: the
-# names of the matrix's runs, one a line, in the order they run:
-# SCENARIO.FS.MODE.rN, or SCENARIO.FS.MODE@KERNEL.rN on a matrix of kernels
+# matrix's runs, one a line in the order they run, each its folder's name
+# and its identity: "NAME SCENARIO FS MODE KERNEL REPEAT" (KERNEL - on a
+# matrix without kernels).  A name is made here alone, from the identity,
+# and never taken apart: SCENARIO.FS.MODE.rN, or SCENARIO.FS.MODE@KERNEL.rN
+# on a matrix of kernels; the run's run.conf holds the identity itself
 matrix_runs() {
 	local s f m k r
 	for s in $1; do
@@ -72,29 +75,12 @@ matrix_runs() {
 			for m in $3; do
 				for k in ${5:-""}; do
 					for r in $(seq 1 "$4"); do
-						echo "$s.$f.$m${k:+@$k}.r$r"
+						echo "$s.$f.$m${k:+@$k}.r$r $s $f $m ${k:--} $r"
 					done
 				done
 			done
 		done
 	done
-}
-
-# run_name_parts NAME: "SCENARIO FS MODE KERNEL REPEAT" of a run name (KERNEL
-# is - on a matrix without kernels); names and modes have no dots, a
-# kernel name may (6.1)
-run_name_parts() {
-	local s f rest mk
-	s=${1%%.*}
-	rest=${1#*.}
-	f=${rest%%.*}
-	rest=${rest#*.}
-	mk=${rest%.r*}
-	if [[ "$mk" == *@* ]]; then
-		echo "$s $f ${mk%%@*} ${mk#*@} ${1##*.r}"
-	else
-		echo "$s $f $mk - ${1##*.r}"
-	fi
 }
 
 # A job list: one line per run, the run folder (MATRIX/runs/NAME, an

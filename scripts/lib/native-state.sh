@@ -198,18 +198,16 @@ native_undo() {
 # the state names by inode (a folder made again under its name is another
 # attempt's).
 native_sweep_status() {
-	local dir id step owner run_id st
+	local dir id step owner
 	read -r dir id < <(sed -n 's/^run //p' "$1" | head -1)
 	[ -n "$dir" ] && [ -d "$dir" ] && [ ! -L "$dir" ] && [ -O "$dir" ] || return 0
 	[ "$(native_file_id "$dir" 2>/dev/null)" = "$id" ] || return 0
-	st=$dir/status
-	[ -f "$st" ] && [ ! -L "$st" ] && [ "$(head -1 "$st")" = running ] || return 0
+	[ "$(run_status "$dir")" = running ] || return 0
 	step=$(sed -n 's/^step \([a-z]*\)$/\1/p' "$1" | tail -1)
 	owner=$(sed -n 's/^owner \([0-9]*\)$/\1/p' "$1" | head -1)
-	run_id=${dir##*/}
-	printf 'interrupted\nrun=%s\nfailed_step=%s\nreason=native %s: the runner (pid %s) ended without undoing its run (killed with SIGKILL?); swept by the next native run\n' \
-		"$run_id" "${step:-start}" "${step:-start}" "$owner" >"$st.tmp" || { rm -f "$st.tmp"; return 0; }
-	mv -f "$st.tmp" "$st"
+	run_status_mark "$dir" interrupted "failed_step=${step:-start}" \
+		"reason=native ${step:-start}: the runner (pid $owner) ended without undoing its run (killed with SIGKILL?); swept by the next native run" ||
+		true
 }
 
 # native_sweep: undo what runs that are over left: every state file, under

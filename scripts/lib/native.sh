@@ -385,7 +385,7 @@ native_boot() {
 	why=$(native_unmeasured)
 	if [ -n "$why" ]; then
 		echo "reclaimlab-native: not measured on $(uname -r): $why" >"$out/console.log"
-		printf 'not-measured\nrun=%s\nexit_status=%s\nreason=%s\n' "$run_id" "$RL_NATIVE_UNMEASURED" "$why" >"$out/status"
+		run_status_mark "$out" not-measured "exit_status=$RL_NATIVE_UNMEASURED" "reason=$why"
 		note "not measured natively: $why"
 		exit "$RL_NATIVE_UNMEASURED"
 	fi

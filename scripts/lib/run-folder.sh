@@ -12,16 +12,19 @@
 #   job.env job.sh every setting the guest gets, and its command (copied
 #                 into guest/ for init)
 #   console.log   everything the kernel and the guest printed
-#   status        how the run ended, written last (rl-collect): "ok",
-#                 "failed", "hung", "crashed", "splat" or "interrupted",
-#                 then key=value facts (exit_status, oom_kills, splats,
-#                 knobs_absent, failed_step, reason, host_disk_full, ...)
+#   status        how the run ended, written by rl-collect alone, last:
+#                 "ok", "failed", "hung", "crashed", "splat", or, for a
+#                 run not collected, "running", "interrupted",
+#                 "not-measured" (run_status_mark), then key=value facts
+#                 (exit_status, oom_kills, splats, knobs_absent,
+#                 failed_step, reason, host_disk_full, ...); read through
+#                 run_status and run_fact
 #   host-failure  a native run's step that failed and why, and whether the
 #                 run folder's filesystem filled up (key=value: step,
 #                 reason, disk_full); rl-collect puts them in status
 #   derived/      what the host derived from the raw files: splats (one
 #                 "KIND: TITLE" line per kernel splat in console.log),
-#                 splats.txt (each whole report), summary.tsv ("run metric
+#                 splats.txt (each whole report), summary.tsv ("metric
 #                 value" rows: what the run measured), waits-hist.tsv, ...
 # The guest's part, guest/ ($RL_GUEST; its hostfs root, mode 0700): what
 # the guest wrote, untrusted input that host tools read bounded, never
@@ -123,15 +126,31 @@ kernel_conf() {
 	echo "series=$(cat "$(dirname "$1")/reclaimlab-series" 2>/dev/null)"
 }
 
-# run_status DIR: the run's status word, the first line of DIR/status
-# (running, interrupted, ok, failed, hung, crashed, splat); nothing if
-# there is no status file.  The scripts' reader of that line (run.sh's
-# cleanup, native-state.sh's sweep, bench-calibration.sh and bench-load.sh
-# still read it with head -1 of their own); the C tools read it through
-# their run record (scripts/tools/lib/record.c).
+# run_status DIR: the run's status word (running, interrupted, ok,
+# failed, hung, crashed, splat, not-measured); nothing if there is no
+# status file.  The scripts read a status only through these two, which
+# ask the run record (rl-record, scripts/tools/lib/record.c) as the C
+# tools do; its one writer is rl-collect (run_status_mark for the words of
+# a run that is not collected).
 run_status() {
-	[ -f "$1/status" ] || return 0
-	head -c 64 "$1/status" | head -1
+	[ -x "$RL_HOST_TOOLS/rl-record" ] || build_host_tools
+	"$RL_HOST_TOOLS/rl-record" status "$1"
+}
+
+# run_fact DIR KEY: the value of the status fact KEY (exit_status,
+# clock_stalled_ticks, host_disk_full, failed_step, ...); nothing if absent
+run_fact() {
+	[ -x "$RL_HOST_TOOLS/rl-record" ] || build_host_tools
+	"$RL_HOST_TOOLS/rl-record" fact "$1" "$2"
+}
+
+# run_status_mark DIR running|interrupted|not-measured [KEY=VALUE]...: the
+# status of a run that is not collected, written by the status's one
+# writer (rl-collect --mark): one starting, one a signal stopped, one the
+# host could not measure; its facts exit_status=, failed_step=, reason=
+run_status_mark() {
+	[ -x "$RL_HOST_TOOLS/rl-collect" ] || build_host_tools
+	"$RL_HOST_TOOLS/rl-collect" --mark "$2" "$1" "${@:3}"
 }
 
 # run_finished DIR: true if the run in DIR has a final status (a matrix
@@ -177,5 +196,5 @@ write_run_conf() {
 	echo "clock=${time_travel/#0/host}"
 	echo "scenario=$scenario"
 	[ -z "$scenario" ] ||
-		scenario_conf "$(first_disk "$disks")" "$mode" "$repeat_number" "$scenario_data" "$kernel_name"
+		scenario_conf "$(first_disk "$disks")" "$mode" "$repeat_number" "$scenario_data"
 }

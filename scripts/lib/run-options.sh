@@ -35,7 +35,8 @@ run_option --preset NAME name \
 	"the scenario's named parameter set (thread: the" \
 	"thread's own scale), applied before any --set"
 run_option --repeat-number R count \
-	"which repeat of a matrix this run is (run.conf; default 1)"
+	"which repeat of a matrix this run is (run.conf; default" \
+	"1); repeat R runs with seed R unless --seed is given"
 run_option --disk 'FS[:PROFILE]' disk \
 	"attach FS (one of: $RL_FILESYSTEMS) through a private" \
 	"copy-on-write overlay, mounted at /mnt/FS; repeatable." \
@@ -72,7 +73,8 @@ run_option --cpu 'N|none' - \
 	"host CPU the guest runs on (default: a free one)"
 run_option --seed N seed \
 	"seed of the guest's random numbers under the cpu clock" \
-	"(default 1): the same inputs and seed give the same run"
+	"(default: the repeat number): the same inputs and seed" \
+	"give the same run"
 run_option --append ARG - \
 	"extra kernel command line argument; repeatable"
 run_option --job FILE - \

@@ -133,16 +133,16 @@ scenario_env() {
 	echo "export RL_FS=$1 RL_KNOBS='$(mode_knobs "$2")' RL_SET='$3'"
 }
 
-# scenario_conf FS:PROFILE MODE REPEAT DATA [KERNEL_NAME]: run.conf's lines
-# of what a scenario's run is: its disk, mode, repeat and, from its
-# scenario_info DATA, its parameters (all, resolved) and the --set ones.
-# On a matrix of kernels the mode is MODE@KERNEL_NAME, so summaries and the
-# report tell the kernels apart; its knobs are MODE's.
+# scenario_conf FS:PROFILE MODE REPEAT DATA: run.conf's lines of what a
+# scenario's run is: its disk, mode, repeat and, from its scenario_info
+# DATA, its parameters (all, resolved) and the --set ones.  The kernel of
+# a matrix of kernels is its own key (kernel_name=, write_run_conf), so
+# the record, the statistics and the report tell the kernels apart.
 scenario_conf() {
 	echo "fs=${1%%:*}"
 	echo "profile=${1#*:}"
 	echo "profile_values=$(disk_model "${1#*:}")"
-	echo "mode=$2${5:+@$5}"
+	echo "mode=$2"
 	echo "knobs=$(mode_knobs "$2")"
 	echo "repeat=$3"
 	echo "preset=$(info_value "$4" preset)"

@@ -10,6 +10,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The test matrices name a run's column MODE@KERNEL, as compare.sh names
+ * its folders; a row carries the mode and the kernel ("-": none) apart.
+ */
+static int mode_len(const char *m)
+{
+	const char *at = strchr(m, '@');
+
+	return at ? (int)(at - m) : (int)strlen(m);
+}
+
+static const char *kernel_of(const char *m)
+{
+	const char *at = strchr(m, '@');
+
+	return at ? at + 1 : "-";
+}
+
 TEST(test_parse_check_forms)
 {
 	struct agg_check c;
@@ -277,8 +295,8 @@ TEST(test_eval_per_kernel)
 	agg_init(&s);
 	for (i = 0; i < 3; i++)
 		for (r = 1; r <= 4; r++) {
-			snprintf(line, sizeof(line), "m.ext4.%s.r%zu\tmemcg-dd\text4\thdd\t%s\t%zu\tworkload.oom_kills\t%s",
-				 modes[i], r, modes[i], r, kills[i]);
+			snprintf(line, sizeof(line), "m.ext4.%s.r%zu\tmemcg-dd\text4\thdd\t%.*s\t%s\t%zu\tworkload.oom_kills\t%s",
+				 modes[i], r, mode_len(modes[i]), modes[i], kernel_of(modes[i]), r, kills[i]);
 			CHECK_EQ_INT(agg_feed_line(&s, line), AGG_ROW);
 		}
 	CHECK_EQ_INT(agg_finish(&s), 0);
@@ -339,8 +357,9 @@ TEST(test_mark_native_disagreement)
 	for (i = 0; i < 4; i++)
 		for (f = 0; f < 3; f++)
 			for (r = 1; r <= k[i].repeats; r++) {
-				snprintf(line, sizeof(line), "m.%s.%s.r%zu\tmemcg-dd\t%s\thdd\t%s\t%zu\tworkload.oom_kills\t%s",
-					 fs[f], k[i].mode, r, fs[f], k[i].mode, r, k[i].kills[f]);
+				snprintf(line, sizeof(line), "m.%s.%s.r%zu\tmemcg-dd\t%s\thdd\t%.*s\t%s\t%zu\tworkload.oom_kills\t%s",
+					 fs[f], k[i].mode, r, fs[f], mode_len(k[i].mode), k[i].mode,
+					 kernel_of(k[i].mode), r, k[i].kills[f]);
 				CHECK_EQ_INT(agg_feed_line(&s, line), AGG_ROW);
 			}
 	CHECK_EQ_INT(agg_finish(&s), 0);
@@ -445,7 +464,7 @@ static void feed_rows(struct agg_set *s, const char *const *rows, size_t n)
 			continue;
 		}
 		snprintf(line, sizeof(line),
-			 "fs-completion.%s.patched.r%d\tfs-completion\t%s\thdd\tpatched\t%d\t%s\t%s",
+			 "fs-completion.%s.patched.r%d\tfs-completion\t%s\thdd\tpatched\t-\t%d\t%s\t%s",
 			 fs, repeat, fs, repeat, metric, value);
 		CHECK_EQ_INT(agg_feed_line(s, line), AGG_ROW);
 	}
@@ -616,7 +635,7 @@ static void feed_values(struct agg_set *s, const char *scn, const char *mode,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		snprintf(line, sizeof(line), "%s.ext4.%s.r%zu\t%s\text4\thdd\t%s\t%zu\t%s\t%g",
+		snprintf(line, sizeof(line), "%s.ext4.%s.r%zu\t%s\text4\thdd\t%s\t-\t%zu\t%s\t%g",
 			 scn, mode, i + 1, scn, mode, i + 1, metric, vals[i]);
 		CHECK_EQ_INT(agg_feed_line(s, line), AGG_ROW);
 	}
@@ -875,8 +894,8 @@ TEST(test_one_verdict)
 	agg_init(&k);
 	for (i = 0; i < 3; i++)
 		for (r = 1; r <= 3; r++) {
-			snprintf(line, sizeof(line), "m.ext4.%s.r%zu\tmemcg-dd\text4\thdd\t%s\t%zu\tworkload.oom_kills\t0",
-				 modes[i], r, modes[i], r);
+			snprintf(line, sizeof(line), "m.ext4.%s.r%zu\tmemcg-dd\text4\thdd\t%.*s\t%s\t%zu\tworkload.oom_kills\t0",
+				 modes[i], r, mode_len(modes[i]), modes[i], kernel_of(modes[i]), r);
 			CHECK_EQ_INT(agg_feed_line(&k, line), AGG_ROW);
 		}
 	CHECK_EQ_INT(agg_finish(&k), 0);
@@ -893,7 +912,7 @@ TEST(test_one_verdict)
 
 	/* planned runs (compare.sh before any guest starts): not ok, counted */
 	agg_init(&k);
-	CHECK_EQ_INT(agg_feed_line(&k, "p.ext4.vanilla@x.r1\tfs-completion\text4\t-\tvanilla@x\t1\trun.status\tplanned"), AGG_TEXT);
+	CHECK_EQ_INT(agg_feed_line(&k, "p.ext4.vanilla@x.r1\tfs-completion\text4\t-\tvanilla\tx\t1\trun.status\tplanned"), AGG_TEXT);
 	CHECK_EQ_INT(agg_finish(&k), 0);
 	expect_one(&k, "fs-completion", "counter.nr_reclaim_wait_writeback mode=vanilla > 0", "", "");
 	expect_one(&k, "fs-completion", "counter.nr_reclaim_wait_writeback mode=patched > 0",

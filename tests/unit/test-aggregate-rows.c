@@ -15,20 +15,20 @@ TEST(test_feed_line_kinds)
 	struct agg_set s;
 
 	agg_init(&s);
-	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\tm\t1.5\n"),
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t-\t1\tm\t1.5\n"),
 		     AGG_ROW);
-	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\trun.status\tok"),
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t-\t1\trun.status\tok"),
 		     AGG_TEXT);
-	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\tknob.x\tabsent"),
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t-\t1\tknob.x\tabsent"),
 		     AGG_TEXT);
 	CHECK_EQ_INT(agg_feed_line(&s, "# comment"), AGG_IGNORED);
 	CHECK_EQ_INT(agg_feed_line(&s, "\n"), AGG_IGNORED);
 	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4"), AGG_MALFORMED);
-	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t-1\tm\t1"),
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t-\t-1\tm\t1"),
 		     AGG_MALFORMED);
-	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\tm\t"),
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t-\t1\tm\t"),
 		     AGG_MALFORMED);
-	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\tm\t1\t"),
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t-\t1\tm\t1\t"),
 		     AGG_MALFORMED);
 	CHECK_EQ_INT(s.malformed, 4);
 	CHECK_EQ_INT(s.text, 1);		/* run.status is not counted */
@@ -36,7 +36,7 @@ TEST(test_feed_line_kinds)
 	CHECK_EQ_INT(s.nruns, 1);
 	CHECK_STR(s.runs[0].status, "ok");
 	CHECK_EQ_INT(s.runs[0].repeat, 1);
-	CHECK_STR(s.first_error, "not 8 tab-separated fields");
+	CHECK_STR(s.first_error, "not 9 tab-separated fields");
 	CHECK_EQ_INT(s.first_error_line, 6);
 	agg_free(&s);
 }
@@ -53,7 +53,7 @@ TEST(test_malformed_fixture)
 	CHECK_EQ_INT(s.malformed, 7);
 	CHECK_EQ_INT(s.text, 4);
 	CHECK_EQ_INT(s.duplicates, 1);
-	CHECK_STR(s.first_error, "not 8 tab-separated fields");
+	CHECK_STR(s.first_error, "not 9 tab-separated fields");
 	CHECK_EQ_INT(s.first_error_line, 5);
 	CHECK_EQ_INT(s.nruns, 2);
 	n = agg_groups(&s, &g);
@@ -84,7 +84,7 @@ TEST(test_long_line_is_malformed)
 	if (!line)
 		return;
 	memset(line, 'x', AGG_LINE_MAX + 98);
-	memcpy(line, "r\ts\tf\tp\tm\t1\tmetric\t", 19);
+	memcpy(line, "r\ts\tf\tp\tm\t-\t1\tmetric\t", 21);
 	line[AGG_LINE_MAX + 98] = '\n';
 	line[AGG_LINE_MAX + 99] = '\0';
 	CHECK_EQ_INT(agg_feed_line(&s, line), AGG_MALFORMED);
@@ -205,7 +205,7 @@ TEST(test_only_scenario)
 		return;
 	CHECK_EQ_INT(agg_feed_stream(&s, f), 0);
 	fclose(f);
-	CHECK_EQ_INT(agg_feed_line(&s, "r\tmemcg-dd\text4\thdd\tpatched\t1\tm\t1"),
+	CHECK_EQ_INT(agg_feed_line(&s, "r\tmemcg-dd\text4\thdd\tpatched\t-\t1\tm\t1"),
 		     AGG_ROW);
 	CHECK_EQ_INT(agg_finish(&s), 0);
 	CHECK_EQ_INT(s.other_scenario, 87);
@@ -230,8 +230,8 @@ TEST(test_empty_set)
 	free(g);
 	agg_free(&s);
 	agg_init(&s);
-	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\trun.status\tok"), AGG_TEXT);
-	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t1\tinput.refused\ttrace.txt"),
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t-\t1\trun.status\tok"), AGG_TEXT);
+	CHECK_EQ_INT(agg_feed_line(&s, "r1\ts\text4\thdd\tvanilla\t-\t1\tinput.refused\ttrace.txt"),
 		     AGG_TEXT);
 	CHECK_EQ_INT(s.nrows, 0);
 	CHECK_EQ_INT(agg_finish(&s), 0);

@@ -178,8 +178,8 @@ TEST(test_format_and_print)
 	agg_print_verdicts(f, "memcg-dd", &c, v, 1);
 	fclose(f);
 	CHECK_STR(out,
-		  "scenario\tfs\tprofile\tmode\tmetric\tn\tmedian\tmin\tmax\tspread\n"
-		  "memcg-dd\text4\thdd\tpatched\ttool.v1-writer1.mbps\t2\t41.5\t41\t42\t1\n"
+		  "scenario\tfs\tprofile\tmode\tkernel\tmetric\tn\tmedian\tmin\tmax\tspread\n"
+		  "memcg-dd\text4\thdd\tpatched\t-\ttool.v1-writer1.mbps\t2\t41.5\t41\t42\t1\n"
 		  "memcg-dd\tworkload.oom_kills mode=vanilla > 0\tfs=ext4\tnot enough runs\t1.5\t2\t1\t>\t0\t-\t-\tOOM kill in 2 of 2 seeds (95% CI 0.34-1.00); a verdict needs 3 runs a side (--repeat 3)\n");
 	free(out);
 	free(v);

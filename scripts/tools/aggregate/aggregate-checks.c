@@ -5,6 +5,7 @@
  */
 #include "aggregate/aggregate-checks.h"
 #include "lib/cli.h"
+#include "lib/record.h"
 
 #include <errno.h>
 #include <math.h>
@@ -280,41 +281,45 @@ static size_t dim_values(const struct agg_set *s, const char *scn,
 }
 
 /*
- * The kernels of a scenario's runs on a matrix of kernels (compare.sh
- * --kernel): the "@NAME" end of their modes, "" for a mode without one;
- * sorted, each once.  A check that names modes is evaluated per kernel.
+ * The kernels of a scenario's runs (their kernel dimension: a name on a
+ * matrix of kernels, compare.sh --kernel, else RECORD_NO_KERNEL), sorted,
+ * each once.  A check that names modes is evaluated per kernel.
  */
 static size_t kernel_values(const struct agg_set *s, const char *scn,
 			    const char **vals)
 {
-	size_t i, j, n = 0;
-
-	for (i = 0; i < s->nruns; i++) {
-		const char *m = s->runs[i].dim[AGG_MODE], *at = strchr(m, '@');
-		const char *v = at ? at : m + strlen(m);
-
-		if (s->runs[i].dim[AGG_SCENARIO] != scn)
-			continue;
-		for (j = 0; j < n && strcmp(vals[j], v) < 0; j++)
-			;
-		if (j < n && !strcmp(vals[j], v))
-			continue;
-		memmove(vals + j + 1, vals + j, (n - j) * sizeof(*vals));
-		vals[j] = v;
-		n++;
-	}
-	return n;
+	return dim_values(s, scn, AGG_KERNEL, vals);
 }
 
-/* Did the matrix have a run of scn with this fs and mode? */
+/* A kernel value that names a kernel (not the "-" of one kernel). */
+static int names_kernel(const char *kernel)
+{
+	return kernel && strcmp(kernel, RECORD_NO_KERNEL);
+}
+
+/* Did the matrix have a run of scn with this fs, mode and kernel? */
 static int have_cell(const struct agg_set *s, const char *scn, const char *fs,
-		     const char *mode)
+		     const char *mode, const char *kernel)
 {
 	size_t i;
 
 	for (i = 0; i < s->nruns; i++)
 		if (s->runs[i].dim[AGG_SCENARIO] == scn &&
-		    s->runs[i].dim[AGG_FS] == fs && s->runs[i].dim[AGG_MODE] == mode)
+		    s->runs[i].dim[AGG_FS] == fs && s->runs[i].dim[AGG_MODE] == mode &&
+		    s->runs[i].dim[AGG_KERNEL] == kernel)
+			return 1;
+	return 0;
+}
+
+/* Did the matrix have a run of scn with this mode on this kernel? */
+static int have_mode_on(const struct agg_set *s, const char *scn, const char *mode,
+			const char *kernel)
+{
+	size_t i;
+
+	for (i = 0; i < s->nruns; i++)
+		if (s->runs[i].dim[AGG_SCENARIO] == scn && s->runs[i].dim[AGG_MODE] == mode &&
+		    s->runs[i].dim[AGG_KERNEL] == kernel)
 			return 1;
 	return 0;
 }
@@ -342,8 +347,8 @@ static int runs_differ(const struct agg_set *s, const struct agg_run *a,
 }
 
 /*
- * The side's values in the cell into *vals (malloc'ed, sorted).  The side's
- * mode=M is M@NAME in the cell of kernel "@NAME".
+ * The side's values in the cell into *vals (malloc'ed, sorted): the runs
+ * of the cell's fs and mode, or the side's own, of the cell's kernel.
  */
 static int eval_side(const struct agg_set *s, const char *scn,
 		     const struct agg_side *side, const char *cell_fs,
@@ -352,15 +357,8 @@ static int eval_side(const struct agg_set *s, const char *scn,
 {
 	const char *want_fs = *side->fs ? side->fs : cell_fs;
 	const char *want_mode = *side->mode ? side->mode : cell_mode;
-	char mode_on_kernel[2 * sizeof(side->mode)];
 	double *vals, count;
 	const struct agg_run *first = NULL;
-
-	if (*side->mode && cell_kernel && *cell_kernel) {
-		snprintf(mode_on_kernel, sizeof(mode_on_kernel), "%s%s", side->mode,
-			 cell_kernel);
-		want_mode = mode_on_kernel;
-	}
 	size_t i, n = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -382,6 +380,8 @@ static int eval_side(const struct agg_set *s, const char *scn,
 		if (want_fs && strcmp(r->dim[AGG_FS], want_fs))
 			continue;
 		if (want_mode && strcmp(r->dim[AGG_MODE], want_mode))
+			continue;
+		if (cell_kernel && r->dim[AGG_KERNEL] != cell_kernel)
 			continue;
 		switch (agg_run_counted(s, r, side->metric, &count)) {
 		case AGG_LEFT_OOM:
@@ -536,7 +536,7 @@ size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 		nfs = dim_values(s, scn, AGG_FS, fs_vals);
 	if (scn && !*c->left.mode && !*c->right.mode)
 		nmode = dim_values(s, scn, AGG_MODE, mode_vals);
-	else if (scn)
+	if (scn)
 		nkernel = kernel_values(s, scn, kernel_vals);
 	v = calloc(nfs * nmode * nkernel + 1, sizeof(*v));
 	if (!v)
@@ -546,10 +546,12 @@ size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 			for (k = 0; k < nkernel; k++) {
 				struct agg_verdict *cur;
 				size_t used = 0;
-				char *at;
 
 				if (fs_vals[i] && mode_vals[j] &&
-				    !have_cell(s, scn, fs_vals[i], mode_vals[j]))
+				    !have_cell(s, scn, fs_vals[i], mode_vals[j], kernel_vals[k]))
+					continue;
+				if (!fs_vals[i] && mode_vals[j] &&
+				    !have_mode_on(s, scn, mode_vals[j], kernel_vals[k]))
 					continue;
 				cur = &v[n++];
 
@@ -559,17 +561,17 @@ size_t agg_eval_check(const struct agg_set *s, const char *scenario,
 				if (mode_vals[j])
 					used += snprintf(cur->where + used, sizeof(cur->where) - used,
 							 "%smode=%s", used ? " " : "", mode_vals[j]);
-				/* the place: the where so far, a mode's "@KERNEL" cut */
+				/* the place: the where without its kernel */
 				memcpy(cur->place, cur->where, sizeof(cur->place));
-				at = mode_vals[j] ? strchr(cur->place, '@') : NULL;
-				if (at) {
-					snprintf(cur->kernel, sizeof(cur->kernel), "%s", at + 1);
-					*at = '\0';
-				}
-				if (kernel_vals[k] && *kernel_vals[k]) {
-					snprintf(cur->kernel, sizeof(cur->kernel), "%s", kernel_vals[k] + 1);
-					snprintf(cur->where + used, sizeof(cur->where) - used,
-						 "%skernel=%s", used ? " " : "", kernel_vals[k] + 1);
+				if (names_kernel(kernel_vals[k])) {
+					snprintf(cur->kernel, sizeof(cur->kernel), "%s", kernel_vals[k]);
+					/* shown as the mode on its kernel, else as the cell's kernel */
+					if (mode_vals[j])
+						snprintf(cur->where + used, sizeof(cur->where) - used,
+							 "@%s", kernel_vals[k]);
+					else
+						snprintf(cur->where + used, sizeof(cur->where) - used,
+							 "%skernel=%s", used ? " " : "", kernel_vals[k]);
 				}
 				if (!*cur->where)
 					snprintf(cur->where, sizeof(cur->where), "all");
@@ -869,36 +871,29 @@ void agg_print_verdicts(FILE *f, const char *scenario,
 
 /*
  * The distinct values of dimension d among the runs of scn (excluded ones
- * too), each cut at its "@" when cut (a mode without its kernel), as
- * "a b c" into buf (truncated at size); returns how many.
+ * too), in the order first seen, as "a b c" into buf (truncated at size);
+ * returns how many.
  */
 static size_t value_list(const struct agg_set *s, const char *scn,
-			 enum agg_dim d, int cut, char *buf, size_t size)
+			 enum agg_dim d, char *buf, size_t size)
 {
-	size_t i, j, n = 0, used = 0, len;
+	size_t i, j, n = 0, used = 0;
 
 	if (size)
 		buf[0] = '\0';
 	for (i = 0; i < s->nruns; i++) {
-		const char *v = s->runs[i].dim[d], *at = cut ? strchr(v, '@') : NULL;
+		const char *v = s->runs[i].dim[d];
 		int seen = 0;
 
 		if (s->runs[i].dim[AGG_SCENARIO] != scn)
 			continue;
-		len = at ? (size_t)(at - v) : strlen(v);
-		/* seen before: the same value (cut) in an earlier run */
-		for (j = 0; j < i && !seen; j++) {
-			const char *w = s->runs[j].dim[d], *wat = cut ? strchr(w, '@') : NULL;
-			size_t wlen = wat ? (size_t)(wat - w) : strlen(w);
-
-			seen = s->runs[j].dim[AGG_SCENARIO] == scn && wlen == len &&
-			       !strncmp(w, v, len);
-		}
+		/* seen before: the same value in an earlier run */
+		for (j = 0; j < i && !seen; j++)
+			seen = s->runs[j].dim[AGG_SCENARIO] == scn && s->runs[j].dim[d] == v;
 		if (seen)
 			continue;
 		if (used < size) {
-			int k = snprintf(buf + used, size - used, "%s%.*s", n ? " " : "",
-					 (int)len, v);
+			int k = snprintf(buf + used, size - used, "%s%s", n ? " " : "", v);
 
 			used += k > 0 ? (size_t)k : 0;
 		}
@@ -907,23 +902,15 @@ static size_t value_list(const struct agg_set *s, const char *scn,
 	return n;
 }
 
-/*
- * Has a run of scn the value want in dimension d?  A mode is the run's
- * without its "@KERNEL": a side's mode=M is M@KERNEL on each kernel.
- */
+/* Has a run of scn the value want in dimension d (a mode on any kernel)? */
 static int has_value(const struct agg_set *s, const char *scn, enum agg_dim d,
 		     const char *want)
 {
-	size_t i, len;
+	size_t i;
 
-	for (i = 0; i < s->nruns; i++) {
-		const char *v = s->runs[i].dim[d], *at = strchr(v, '@');
-
-		len = d == AGG_MODE && at ? (size_t)(at - v) : strlen(v);
-		if (s->runs[i].dim[AGG_SCENARIO] == scn && strlen(want) == len &&
-		    !strncmp(v, want, len))
+	for (i = 0; i < s->nruns; i++)
+		if (s->runs[i].dim[AGG_SCENARIO] == scn && !strcmp(s->runs[i].dim[d], want))
 			return 1;
-	}
 	return 0;
 }
 
@@ -942,7 +929,7 @@ static int named_values_exist(const struct agg_set *s, const char *scenario,
 
 		if (!*want || has_value(s, scn, dims[k], want))
 			continue;
-		value_list(s, scn, dims[k], dims[k] == AGG_MODE, list, sizeof(list));
+		value_list(s, scn, dims[k], list, sizeof(list));
 		cli_fail(err, errlen,
 			 "check '%s' names %s=%s, which no run of scenario %s has (valid: %s=X with X one of: %s)",
 			 c->text, name, want, scenario, name, list);
@@ -969,9 +956,9 @@ int agg_one_verdict(const struct agg_set *s, const char *scenario,
 		return 0;
 	/* the dimensions it is evaluated over (agg_eval_check) with 2+ values */
 	if (!*c->left.fs && !*c->right.fs)
-		nfs = value_list(s, scn, AGG_FS, 0, fs, sizeof(fs));
+		nfs = value_list(s, scn, AGG_FS, fs, sizeof(fs));
 	if (!*c->left.mode && !*c->right.mode)
-		nmode = value_list(s, scn, AGG_MODE, 1, modes, sizeof(modes));
+		nmode = value_list(s, scn, AGG_MODE, modes, sizeof(modes));
 	vals = malloc((s->nruns + 1) * sizeof(*vals));
 	if (!vals) {
 		errno = ENOMEM;
@@ -981,7 +968,7 @@ int agg_one_verdict(const struct agg_set *s, const char *scenario,
 	kernels[0] = '\0';
 	for (i = 0; i < nkernel; i++)
 		note_add(kernels, sizeof(kernels), &used, "%s%s", i ? " " : "",
-			 *vals[i] ? vals[i] + 1 : "(none)");
+			 names_kernel(vals[i]) ? vals[i] : "(none)");
 	free(vals);
 	used = 0;
 	note_add(msg, sizeof(msg), &used, "check '%s' gives %zu verdicts over the runs of scenario %s (",

@@ -29,11 +29,11 @@ static const char usage_text[] =
 	"       " PROG " rows    [SUMMARY...]\n"
 	"Each SUMMARY is a run folder (MATRIX/runs/NAME: its run.conf, status and\n"
 	"derived/summary.tsv joined into rows, record.h), or a file of joined rows\n"
-	"(run scenario fs profile mode repeat metric value, tab-separated), or -\n"
+	"(run scenario fs profile mode kernel repeat metric value, tab-separated), or -\n"
 	"for stdin, which is read when none is given.  Prints TSV with a header\n"
 	"line (rows: none):\n"
 	"  groups   n, median, min, max, spread (max - min) of every metric over the\n"
-	"           runs of each scenario/fs/profile/mode\n"
+	"           runs of each scenario/fs/profile/mode/kernel\n"
 	"  compare  median of A minus median of B for every group pair differing\n"
 	"           only in the dimension --by; verdict significant, n.s. (the\n"
 	"           difference is 0 or smaller than either group's spread) or\n"
@@ -317,7 +317,7 @@ static void read_run(struct agg_set *s, const char *dir, int print)
 	base = base ? base + 1 : name;
 	if (record_load(&rec, dir, base) < 0)
 		die_usage("'%s' is not a run folder (no status file; valid: MATRIX/runs/NAME)", dir);
-	rc = record_rows(&rec, NULL, feed_row, &fd, err, sizeof(err));
+	rc = record_rows(&rec, feed_row, &fd, err, sizeof(err));
 	record_free(&rec);
 	free(name);
 	if (rc < 0 && errno == ENOMEM)
@@ -381,7 +381,7 @@ static int print_runs(const struct agg_set *s)
 	size_t i, n, k;
 	int pass;
 
-	printf("run\tscenario\tfs\tprofile\tmode\trepeat\tstatus\tincluded\n");
+	printf("run\tscenario\tfs\tprofile\tmode\tkernel\trepeat\tstatus\tincluded\n");
 	for (pass = 0; pass < 2; pass++) {
 		n = pass ? agg_excluded(s, &runs) : agg_included(s, &runs);
 		for (i = 0; i < n; i++) {

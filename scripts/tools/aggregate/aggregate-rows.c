@@ -12,8 +12,11 @@
 #include <string.h>
 
 const char *const agg_dim_names[AGG_NDIMS] = {
-	"scenario", "fs", "profile", "mode",
+	"scenario", "fs", "profile", "mode", "kernel",
 };
+
+/* a row's fields: the run, its dimensions (field 1 + dim), then these */
+enum { F_REPEAT = 1 + AGG_NDIMS, F_METRIC, F_VALUE, AGG_FIELDS };
 
 #define STATUS_METRIC	"run.status"
 #define EVENTS_METRIC	"waits.events"
@@ -255,8 +258,8 @@ static long find_run(struct agg_set *s, const char *name,
 
 int agg_feed_line(struct agg_set *s, const char *line)
 {
-	const char *field[8], *p, *tab, *name, *dim[AGG_NDIMS], *metric;
-	size_t flen[8], len, nf = 0;
+	const char *field[AGG_FIELDS], *p, *tab, *name, *dim[AGG_NDIMS], *metric;
+	size_t flen[AGG_FIELDS], len, nf = 0;
 	long repeat, run;
 	double value;
 	char valbuf[AGG_LINE_MAX];
@@ -270,7 +273,7 @@ int agg_feed_line(struct agg_set *s, const char *line)
 		return AGG_IGNORED;
 	if (len >= AGG_LINE_MAX)
 		return malformed(s, "line too long");
-	for (p = line; nf < 8; p = tab + 1) {
+	for (p = line; nf < AGG_FIELDS; p = tab + 1) {
 		tab = memchr(p, '\t', (size_t)(line + len - p));
 		field[nf] = p;
 		flen[nf] = tab ? (size_t)(tab - p) : (size_t)(line + len - p);
@@ -280,9 +283,9 @@ int agg_feed_line(struct agg_set *s, const char *line)
 		if (!tab)
 			break;
 	}
-	if (nf != 8 || field[7] + flen[7] != line + len)
-		return malformed(s, "not 8 tab-separated fields");
-	if (parse_repeat(field[5], flen[5], &repeat) < 0)
+	if (nf != AGG_FIELDS || field[F_VALUE] + flen[F_VALUE] != line + len)
+		return malformed(s, "not 9 tab-separated fields");
+	if (parse_repeat(field[F_REPEAT], flen[F_REPEAT], &repeat) < 0)
 		return malformed(s, "repeat is not a positive number");
 
 	name = strtab_intern(&s->strings, field[0], flen[0]);
@@ -297,7 +300,7 @@ int agg_feed_line(struct agg_set *s, const char *line)
 		s->other_scenario++;
 		return AGG_IGNORED;
 	}
-	metric = strtab_intern(&s->strings, field[6], flen[6]);
+	metric = strtab_intern(&s->strings, field[F_METRIC], flen[F_METRIC]);
 	if (!metric)
 		goto nomem;
 	run = find_run(s, name, dim, repeat);
@@ -306,12 +309,12 @@ int agg_feed_line(struct agg_set *s, const char *line)
 	if (run == -2)
 		return malformed(s, "run fields differ from its earlier rows");
 
-	memcpy(valbuf, field[7], flen[7]);
-	valbuf[flen[7]] = '\0';
+	memcpy(valbuf, field[F_VALUE], flen[F_VALUE]);
+	valbuf[flen[F_VALUE]] = '\0';
 	if (agg_parse_number(valbuf, &value) < 0) {
 		if (!strcmp(metric, STATUS_METRIC)) {
 			s->runs[run].status = strtab_intern(&s->strings, valbuf,
-							    flen[7]);
+							    flen[F_VALUE]);
 			if (!s->runs[run].status)
 				goto nomem;
 		} else {

@@ -3,9 +3,10 @@
  * aggregate-rows: the summary rows of a comparison matrix, read into a
  * set of runs and their metrics.
  *
- * A row is eight tab-separated fields, a run's record joined (record.h:
+ * A row is nine tab-separated fields, a run's record joined (record.h:
  * run.conf's identity, then a metric of its status or of its summary):
- *   run scenario fs profile mode repeat metric value
+ *   run scenario fs profile mode kernel repeat metric value
+ * kernel is the run's on a matrix of kernels, "-" on one kernel.
  * The caller feeds rows into a set and calls agg_finish() once; the
  * statistics (aggregate-stats.h) and the checks (aggregate-checks.h) read
  * the finished set.
@@ -35,7 +36,7 @@
 #define AGG_WORD_MAX	127
 
 /* The dimensions of a row, in output order. */
-enum agg_dim { AGG_SCENARIO, AGG_FS, AGG_PROFILE, AGG_MODE, AGG_NDIMS };
+enum agg_dim { AGG_SCENARIO, AGG_FS, AGG_PROFILE, AGG_MODE, AGG_KERNEL, AGG_NDIMS };
 extern const char *const agg_dim_names[AGG_NDIMS];
 
 enum agg_kind {

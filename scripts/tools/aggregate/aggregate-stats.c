@@ -173,11 +173,12 @@ static const struct agg_group *find_group(const struct agg_group *g,
 	return NULL;
 }
 
-size_t agg_pairs(const struct agg_group *g, size_t ng, enum agg_dim dim,
-		 const char *va, const char *vb, struct agg_pair **out)
+size_t agg_pairs_by(const struct agg_group *g, size_t ng, const enum agg_dim *dims,
+		    size_t ndims, const char *const *va, const char *const *vb,
+		    struct agg_pair **out)
 {
 	struct agg_pair *p;
-	size_t i, n = 0;
+	size_t i, k, n = 0;
 
 	*out = NULL;
 	p = malloc((ng + 1) * sizeof(*p));
@@ -187,10 +188,13 @@ size_t agg_pairs(const struct agg_group *g, size_t ng, enum agg_dim dim,
 		struct agg_group key;
 		const struct agg_group *b;
 
-		if (strcmp(g[i].dim[dim], va))
+		for (k = 0; k < ndims && !strcmp(g[i].dim[dims[k]], va[k]); k++)
+			;
+		if (k < ndims)
 			continue;
 		key = g[i];
-		key.dim[dim] = vb;	/* compared with strcmp when not interned */
+		for (k = 0; k < ndims; k++)
+			key.dim[dims[k]] = vb[k];	/* compared with strcmp when not interned */
 		b = find_group(g, ng, &key);
 		if (!b)
 			continue;
@@ -201,6 +205,12 @@ size_t agg_pairs(const struct agg_group *g, size_t ng, enum agg_dim dim,
 	}
 	*out = p;
 	return n;
+}
+
+size_t agg_pairs(const struct agg_group *g, size_t ng, enum agg_dim dim,
+		 const char *va, const char *vb, struct agg_pair **out)
+{
+	return agg_pairs_by(g, ng, &dim, 1, &va, &vb, out);
 }
 
 /* xorshift64*: the bootstrap's resamples, the same for the same values */
@@ -286,15 +296,15 @@ void agg_print_groups(FILE *f, const struct agg_group *g, size_t n)
 	char med[32], lo[32], hi[32], sp[32];
 	size_t i;
 
-	fprintf(f, "scenario\tfs\tprofile\tmode\tmetric\tn\tmedian\tmin\tmax\tspread\n");
+	fprintf(f, "scenario\tfs\tprofile\tmode\tkernel\tmetric\tn\tmedian\tmin\tmax\tspread\n");
 	for (i = 0; i < n; i++) {
 		agg_format(med, sizeof(med), g[i].median);
 		agg_format(lo, sizeof(lo), g[i].min);
 		agg_format(hi, sizeof(hi), g[i].max);
 		agg_format(sp, sizeof(sp), g[i].spread);
-		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%zu\t%s\t%s\t%s\t%s\n",
+		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%zu\t%s\t%s\t%s\t%s\n",
 			g[i].dim[AGG_SCENARIO], g[i].dim[AGG_FS],
-			g[i].dim[AGG_PROFILE], g[i].dim[AGG_MODE], g[i].metric,
+			g[i].dim[AGG_PROFILE], g[i].dim[AGG_MODE], g[i].dim[AGG_KERNEL], g[i].metric,
 			g[i].n, med, lo, hi, sp);
 	}
 }

@@ -69,6 +69,16 @@ const char *agg_sig_name(enum agg_sig sig);
 size_t agg_pairs(const struct agg_group *g, size_t ng, enum agg_dim dim,
 		 const char *va, const char *vb, struct agg_pair **out);
 
+/*
+ * Pairs of groups with the values va in the dimensions dims and vb in
+ * them, equal in every other dimension and in metric (a mode on one
+ * kernel against another mode on another); *out is malloc'ed.
+ * (size_t)-1 on ENOMEM.
+ */
+size_t agg_pairs_by(const struct agg_group *g, size_t ng, const enum agg_dim *dims,
+		    size_t ndims, const char *const *va, const char *const *vb,
+		    struct agg_pair **out);
+
 /* Numbers as the TSV outputs print them: integers whole, others %.6g. */
 void agg_format(char *buf, size_t size, double v);
 

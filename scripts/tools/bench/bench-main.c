@@ -13,6 +13,7 @@
 #include "lib/cli.h"
 #include "lib/guest-read.h"
 #include "lib/run-folder.h"
+#include "lib/values.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -75,6 +76,21 @@ static struct bench_value run_value(const char *run, const char *file,
 	return file_value(path, op, key);
 }
 
+/* a number among the run's status facts, read through its record */
+static struct bench_value status_value(const char *run, const char *key)
+{
+	char *text = record_status_fact(run, key);
+	struct bench_value v;
+
+	if (!text || !value_is_number(text))
+		die_usage("'%s' has no number %s in its status (valid: a run folder with a final status)",
+			  run, key);
+	v.num = strtod(text, NULL);
+	snprintf(v.text, sizeof(v.text), "%s", text);
+	free(text);
+	return v;
+}
+
 static struct bench_value list_value(const char *list, const char *key)
 {
 	struct bench_value v;
@@ -98,8 +114,8 @@ static void ops_row(char **a)
 	struct bench_value guest = run_value(a[3], RL_GUEST_DIR "/guest.log", a[1], "ns_per_op");
 	struct bench_value n_big = run_value(a[3], RL_GUEST_DIR "/guest.log", a[1], "n");
 	struct bench_value n_small = run_value(a[4], RL_GUEST_DIR "/guest.log", a[1], "n");
-	struct bench_value big = run_value(a[3], "status", NULL, "wall_seconds");
-	struct bench_value small = run_value(a[4], "status", NULL, "wall_seconds");
+	struct bench_value big = status_value(a[3], "wall_seconds");
+	struct bench_value small = status_value(a[4], "wall_seconds");
 
 	if (n_big.num <= n_small.num)
 		die_usage("'%s' ran %s ops, no more than '%s' (%s)", a[3], n_big.text,
@@ -152,7 +168,7 @@ static void scenario_row(char **a)
 	if (record_load(&rec, a[2], base ? base + 1 : a[2]) < 0)
 		die_usage("'%s' is not a run folder (no status file)", a[2]);
 	agg_init(&s);
-	if (record_rows(&rec, NULL, feed_row, &s, err, sizeof(err)) || agg_finish(&s)) {
+	if (record_rows(&rec, feed_row, &s, err, sizeof(err)) || agg_finish(&s)) {
 		fprintf(stderr, PROG ": cannot read '%s': %s\n", a[2], err[0] ? err : strerror(errno));
 		exit(2);
 	}

@@ -20,6 +20,7 @@
 #include "collect/collect.h"
 #include "lib/conf.h"
 #include "lib/guest-read.h"
+#include "lib/record.h"
 #include "lib/run-folder.h"
 #include "lib/util.h"
 #include "lib/values.h"
@@ -38,6 +39,7 @@
 
 static const char usage_text[] =
 	"usage: " PROG " RUNDIR WALL_SECONDS ended|hung|interactive\n"
+	"       " PROG " --mark running|interrupted|not-measured RUNDIR [KEY=VALUE]...\n"
 	"Reads RUNDIR/console.log once (splats, OOM kills, refused disk models)\n"
 	"and the guest's exit-status, guest-uptime, time-travel-cpu,\n"
 	"failure-reason, knobs-absent and workloads-killed, as data, and the\n"
@@ -45,6 +47,10 @@ static const char usage_text[] =
 	"RUNDIR/derived/splats,\n"
 	"derived/splats.txt and RUNDIR/status, the run's outcome; prints\n"
 	"\"STATUS EXIT\".\n"
+	"--mark writes the status of a run that is not collected: one starting\n"
+	"(running), one stopped by a signal (interrupted), one the host could not\n"
+	"measure (not-measured, with exit_status=N and reason=TEXT); its facts\n"
+	"exit_status=N, failed_step=STEP, reason=TEXT.\n"
 	"Exit status: 0 ok, 1 status not written, 2 bad usage or not a run folder.\n";
 
 static char *path_of(const char *dir, const char *name)
@@ -122,13 +128,74 @@ static void knobs_absent(const char *text, char *buf, size_t size)
 	}
 }
 
+/* one printable line of at most max bytes: a value cannot add keys */
+static void one_line(const char *v, char *buf, size_t size)
+{
+	size_t i;
+
+	snprintf(buf, size, "%s", v);
+	for (i = 0; buf[i]; i++)
+		if ((unsigned char)buf[i] < ' ' || buf[i] == 0x7f)
+			buf[i] = ' ';
+}
+
+/*
+ * --mark WORD RUNDIR [KEY=VALUE]...: the status of a run that is not
+ * collected, which run.sh and native.sh observed, written by the one
+ * writer of status files; its facts exit_status, failed_step and reason
+ */
+static int mark(int argc, char **argv)
+{
+	static const char *const keys[] = { "exit_status", "failed_step", "reason" };
+	const char *word = argv[2], *dir = argv[3];
+	char facts[2048] = "", value[600], err[1024], *conf;
+	size_t used = 0, k;
+	int i, have_exit = 0, have_reason = 0;
+
+	if (strcmp(word, "running") && strcmp(word, "interrupted") && strcmp(word, "not-measured"))
+		die_usage("bad --mark '%s' (valid: running interrupted not-measured)", word);
+	for (i = 4; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+
+		for (k = 0; eq && k < sizeof(keys) / sizeof(keys[0]); k++)
+			if ((size_t)(eq - argv[i]) == strlen(keys[k]) &&
+			    !strncmp(argv[i], keys[k], strlen(keys[k])))
+				break;
+		if (!eq || k == sizeof(keys) / sizeof(keys[0]))
+			die_usage("bad fact '%s' (valid: exit_status=N failed_step=STEP reason=TEXT)",
+				  argv[i]);
+		if (k == 0 && exit_code(eq + 1) < 0)
+			die_usage("bad exit_status '%s' (valid: 0 to 255)", eq + 1);
+		if (k == 1 && (!eq[1] || strspn(eq + 1, "abcdefghijklmnopqrstuvwxyz-") != strlen(eq + 1)))
+			die_usage("bad failed_step '%s' (valid: a step's name, a-z and -)", eq + 1);
+		have_exit |= k == 0;
+		have_reason |= k == 2;
+		one_line(eq + 1, value, sizeof(value));
+		used += (size_t)snprintf(facts + used, sizeof(facts) - used, "%s=%s\n", keys[k], value);
+		if (used >= sizeof(facts))
+			die_usage("facts too long (valid: at most %zu bytes)", sizeof(facts) - 1);
+	}
+	if (!strcmp(word, "not-measured") && (!have_exit || !have_reason))
+		die_usage("--mark not-measured needs exit_status=N and reason=TEXT");
+	conf = read_file_in(dir, "run.conf");
+	if (!conf)
+		die_usage("'%s' is not a run folder (no run.conf)", dir);
+	free(conf);
+	if (record_write_status(dir, word, facts, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct collect_console con;
 	struct collect_host_failure host;
 	enum collect_end end;
 	const char *dir, *status;
-	char *conf, *run, *clock, *p, *t, err[1024], kinds[512], buf[1024], killed[128];
+	char *conf, *clock, *p, *t, *facts = NULL, err[1024], kinds[512], buf[1024], killed[128];
+	size_t factslen = 0;
 	FILE *in, *list, *excerpts, *out;
 	struct statvfs vfs;
 	int have_exit, host_failed, rc, ok = 1;
@@ -137,6 +204,8 @@ int main(int argc, char **argv)
 		fputs(usage_text, stdout);
 		return 0;
 	}
+	if (argc >= 4 && !strcmp(argv[1], "--mark"))
+		return mark(argc, argv);
 	if (argc != 4)
 		die_usage("usage: " PROG " RUNDIR WALL_SECONDS ended|hung|interactive");
 	dir = argv[1];
@@ -155,7 +224,6 @@ int main(int argc, char **argv)
 	free(p);
 	if (!conf)
 		die_usage("'%s' is not a run folder (no run.conf)", dir);
-	run = conf_value(conf, "run");
 	clock = conf_value(conf, "clock");
 	free(conf);
 
@@ -225,18 +293,13 @@ int main(int argc, char **argv)
 		rc = 125;
 	}
 	free(t);
-	p = path_of(dir, "status.tmp");
-	out = cli_create(p, err, sizeof(err));
+	/* the facts, then the status written whole through the record */
+	out = open_memstream(&facts, &factslen);
 	if (!out) {
-		fprintf(stderr, PROG ": %s\n", err);
-		printf("%s %d\n", status, rc);
-		free(p);
-		free(run);
-		free(clock);
-		return 1;
+		fprintf(stderr, PROG ": out of memory\n");
+		exit(1);
 	}
-	fprintf(out, "%s\nrun=%s\nexit_status=%d\nwall_seconds=%s\n", status, run ? run : "", rc,
-		argv[2]);
+	fprintf(out, "exit_status=%d\nwall_seconds=%s\n", rc, argv[2]);
 	t = guest_file(dir, "guest-uptime", NULL);
 	/* one number: a guest's newline must not add keys to the status file */
 	collect_guest_line(t, "0123456789.", 20, buf, sizeof(buf));
@@ -277,25 +340,25 @@ int main(int argc, char **argv)
 	    (!statvfs(dir, &vfs) && (unsigned long long)vfs.f_bavail * vfs.f_frsize < (1ULL << 20)))
 		fprintf(out, "host_disk_full=1\n");
 	if (ferror(out) | fclose(out)) {
-		unlink(p);
-		ok = -1;
-	} else {
-		char *final = path_of(dir, "status");
-
-		if (rename(p, final)) {
-			unlink(p);
-			ok = -1;
-		}
-		free(final);
+		fprintf(stderr, PROG ": out of memory\n");
+		exit(1);
 	}
-	free(p);
-	free(run);
+	snprintf(buf, sizeof(buf), "exit_status=%d\nhost_disk_full=1\n", rc);
+	switch (record_write_status(dir, status, facts, buf, err, sizeof(err))) {
+	case 0:
+		break;
+	case 1:
+		/* a full disk: the short status in place of the old one */
+		fprintf(stderr, PROG ": %s/status: only the short status could be written (host disk full)\n",
+			dir);
+		break;
+	default:
+		fprintf(stderr, PROG ": %s\n", err);
+		ok = -1;
+	}
+	free(facts);
 	free(clock);
 	/* last: the status file is in place (or could not be written) */
 	printf("%s %d\n", status, rc);
-	if (ok < 0) {
-		fprintf(stderr, PROG ": cannot write %s/status\n", dir);
-		return 1;
-	}
-	return 0;
+	return ok < 0 ? 1 : 0;
 }

@@ -124,17 +124,19 @@ static void knob_line(const struct report_model *r, const char *scn, const char 
 		absent += !strcmp(value.v[i], "absent");
 	}
 	if (absent == order.n) {
-		/* MODE@KERNEL (a matrix of kernels) is vanilla@KERNEL */
-		const char *at = strchr(mode, '@');
-		char vanilla[96];
+		/* a mode on a kernel (a matrix of kernels) is vanilla on it */
+		const char *m = mode, *k = RECORD_NO_KERNEL;
+		char *vanilla;
 
-		snprintf(vanilla, sizeof(vanilla), "vanilla%s", at ? at : "");
+		model_mode_parts(r, mode, &m, &k);
+		vanilla = record_mode_label("vanilla", k);
 		if (strcmp(mode, vanilla))
 			fprintf(f, " — **all absent: this kernel has none of these knobs, so the %s runs ran the kernel's default behaviour (%s == %s)**",
 				mode, mode, vanilla);
 		else
 			fprintf(f, " — **all absent: this kernel has none of these knobs, so the %s runs ran the kernel's default behaviour**",
 				mode);
+		free(vanilla);
 	}
 	/*
 	 * Which knobs act under MGLRU depends on the series a kernel
@@ -247,8 +249,9 @@ static void variation_line(struct report_model *r, FILE *f)
 
 			if (g->n < 2)
 				continue;
-			snprintf(key, sizeof(key), "%s %s %s %s", g->dim[AGG_SCENARIO],
-				 g->dim[AGG_FS], g->dim[AGG_PROFILE], g->dim[AGG_MODE]);
+			snprintf(key, sizeof(key), "%s %s %s %s %s", g->dim[AGG_SCENARIO],
+				 g->dim[AGG_FS], g->dim[AGG_PROFILE], g->dim[AGG_MODE],
+				 g->dim[AGG_KERNEL]);
 			strv_add_unique(&cells, key);
 			if (g->spread > 0 && strcmp(g->metric, "run.wall_seconds"))
 				strv_add_unique(&varied, key);
@@ -453,7 +456,7 @@ static void runs_not_ok(struct report_model *r, FILE *f)
 		if (!any)
 			fprintf(f, "-");
 		err = model_run_error(r, run);
-		if (!strcmp(run->status, "ok-but-unsummarized")) {
+		if (!strcmp(run->status, RECORD_UNSUMMARIZED)) {
 			free(err);
 			err = strdup("no summary.tsv: run scripts/summarize-run.sh on it");
 		}
@@ -738,11 +741,11 @@ static void picture_lab_cell(FILE *f, const struct picture *p, const struct pict
 	char a[32], b[32], c[32], d[48];
 
 	if (!pf->runs) {
-		fprintf(f, "no %s run in this matrix", p->p->mode);
+		fprintf(f, "no %s run in this matrix", p->mode);
 		return;
 	}
 	if (!pf->ok) {
-		fprintf(f, "no ok %s run: ", p->p->mode);
+		fprintf(f, "no ok %s run: ", p->mode);
 		picture_left_out(f, pf, 0);
 		return;
 	}
@@ -790,7 +793,7 @@ static void picture_verdicts_cell(FILE *f, const struct picture *p, const struct
 		const struct model_verdict *v = &s->verdicts[i];
 		const char *m = v->check->left.metric;
 
-		if (!verdict_of(v, pf->fs, p->p->mode))
+		if (!verdict_of(v, pf->fs, p->mode))
 			continue;
 		fprintf(f, "%s", n++ ? "; " : "");
 		/* the picture's statistic by its own name, the rest as written */
@@ -825,7 +828,7 @@ static void picture_section(struct report_model *r, struct model_scenario *s, FI
 	model_picture(r, s, &p);
 	fprintf(f, "## The thread's picture: how long the writer's reclaim waits lasted, per filesystem\n\n");
 	/* one line before the plot: it is to be on the first screen */
-	fprintf(f, "%s, mode %s, `%s`: ", s->name, p.p->mode, p.p->metric);
+	fprintf(f, "%s, mode %s, `%s`: ", s->name, p.mode, p.p->metric);
 	plot = plot_picture(r, &p, name, sizeof(name), notes);
 	if (plot)
 		fprintf(f, "[CDF of the wait durations per filesystem](plots/%s.svg) ([png](plots/%s.png))\n\n",
@@ -835,7 +838,7 @@ static void picture_section(struct report_model *r, struct model_scenario *s, FI
 	else
 		fprintf(f, "no plot (neither the lab nor the thread has such waits).\n\n");
 	fprintf(f, "| filesystem | the thread | the lab (%s) | class: thread | class: lab | verdicts |\n|---|---|---|---|---|---|\n",
-		p.p->mode);
+		p.mode);
 	for (i = 0; i < p.nfs; i++) {
 		const struct picture_fs *pf = &p.fs[i];
 
@@ -860,7 +863,7 @@ static void picture_section(struct report_model *r, struct model_scenario *s, FI
 	}
 	fprintf(f, "\nThe plot: each wait's usec_delayed, the lab's counted runs pooled (solid) beside the waits the thread quotes (dashed, a point a wait), up to just past the %s timeout. Classes by the thread's thresholds, on the share of the waits that ran the whole timeout: fluent at most %g, batched %g or more, between otherwise. The lab's figures are medians over the ok %s runs counted as the checks count them (no OOM kill, at least %d such waits), the share's min–max beside it when the runs differ. The verdicts are those of the checks below; where they are not all reproduced, what the lab lacks follows them.\n\n",
 		ms(a, sizeof(a), PICTURE_TIMEOUT_USEC), PICTURE_FLUENT_MAX, PICTURE_BATCHED_MIN,
-		p.p->mode, AGG_MIN_WAITS);
+		p.mode, AGG_MIN_WAITS);
 	model_picture_free(&p);
 }
 

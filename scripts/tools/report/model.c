@@ -107,8 +107,7 @@ static int load_runs(struct report_model *r, char *err, size_t errlen)
 		char *dir = path_of(runs, names.v[i], NULL);
 		struct model_run *run;
 		struct record rec;
-		char *sum, *v;
-		struct stat sb;
+		char *v;
 		int have = !record_load(&rec, dir, names.v[i]);
 
 		free(dir);
@@ -129,24 +128,18 @@ static int load_runs(struct report_model *r, char *err, size_t errlen)
 		run->dir = run->rec.dir;
 		run->refused = r->refused;
 		run->status_text = run->rec.status_text;
-		run->status = xstrdup(run->rec.status);
+		run->status = xstrdup(record_state(&run->rec));
 		run->conf = run->rec.conf;
 		run->scenario = run->rec.scenario;
 		run->fs = run->rec.fs;
-		run->mode = run->rec.mode;
+		run->mode = record_mode_label(run->rec.mode, run->rec.kernel);
 		run->repeat = run->rec.repeat;
 		v = model_guest_file(run, "kernel-release", GUEST_MAX_SMALL);
 		if (v) {
 			run->kernel = first_line(v);
 			free(v);
 		}
-		sum = path_of(run->dir, RL_DERIVED_DIR, "summary.tsv");
-		run->summarized = !stat(sum, &sb);
-		free(sum);
-		if (!run->summarized && !strcmp(run->status, "ok")) {
-			free(run->status);
-			run->status = xstrdup("ok-but-unsummarized");
-		}
+		run->summarized = run->rec.summarized;
 	}
 	strv_free(&names);
 	free(runs);
@@ -210,16 +203,49 @@ static int feed_row(void *arg, const char *row, const char *metric,
 	return 0;
 }
 
-/*
- * The run's record as rows (record.h: the status file's facts, the summary
- * rows, run.status), its run.status the report's (ok-but-unsummarized).
- */
+/* The run's record as rows (record.h: the status file's facts, the summary rows, run.status). */
 static int feed_run(struct agg_set *s, const struct model_run *run, char *note,
 		    size_t notelen, char *err, size_t errlen)
 {
 	struct feed fd = { s, run, note, notelen };
 
-	return record_rows(&run->rec, run->status, feed_row, &fd, err, errlen);
+	return record_rows(&run->rec, feed_row, &fd, err, errlen);
+}
+
+int model_mode_is(const char *mode, const char *m, const char *k)
+{
+	size_t n = strlen(m);
+
+	if (!strcmp(k, RECORD_NO_KERNEL))
+		return !strcmp(mode, m);
+	return !strncmp(mode, m, n) && mode[n] == '@' && !strcmp(mode + n + 1, k);
+}
+
+int model_mode_parts(const struct report_model *r, const char *mode, const char **m,
+		     const char **k)
+{
+	size_t i;
+
+	for (i = 0; i < r->nruns; i++)
+		if (!strcmp(r->runs[i].mode, mode)) {
+			*m = r->runs[i].rec.mode;
+			*k = *r->runs[i].rec.kernel ? r->runs[i].rec.kernel : RECORD_NO_KERNEL;
+			return 0;
+		}
+	return -1;
+}
+
+/* The pairs of s's groups of the column mode against the reference column's. */
+static size_t mode_pairs(const struct report_model *r, const struct model_scenario *s,
+			 const char *mode, struct agg_pair **p)
+{
+	static const enum agg_dim dims[] = { AGG_MODE, AGG_KERNEL };
+	const char *a[2], *b[2];
+
+	*p = NULL;
+	if (model_mode_parts(r, mode, &a[0], &a[1]) || model_mode_parts(r, r->ref_mode, &b[0], &b[1]))
+		return 0;
+	return agg_pairs_by(s->groups, s->ngroups, dims, 2, a, b, p);
 }
 
 static int load_scenario(struct report_model *r, struct model_scenario *s, const char *name,
@@ -270,7 +296,7 @@ static int load_scenario(struct report_model *r, struct model_scenario *s, const
 	for (i = 0; i < r->modes.n; i++) {
 		if (!strcmp(r->modes.v[i], r->ref_mode))
 			continue;
-		n = agg_pairs(s->groups, s->ngroups, AGG_MODE, r->modes.v[i], r->ref_mode, &p);
+		n = mode_pairs(r, s, r->modes.v[i], &p);
 		if (n == (size_t)-1)
 			return fail(err, errlen, "out of memory");
 		s->pairs = realloc(s->pairs, (s->npairs + n + 1) * sizeof(*s->pairs));
@@ -330,10 +356,9 @@ int model_load(struct report_model *r, const struct report_opts *o, const char *
 	r->conf_sets = r->conf_values[4];
 	for (i = 0; i < r->nruns; i++) {
 		char *backend = conf_or_empty(r->runs[i].conf, "backend");
-		const char *at = strchr(r->runs[i].mode, '@');
 
-		if (at && !strcmp(backend, "native"))
-			strv_add_unique(&r->native_kernels, at + 1);
+		if (*r->runs[i].rec.kernel && !strcmp(backend, "native"))
+			strv_add_unique(&r->native_kernels, r->runs[i].rec.kernel);
 		free(backend);
 		strv_add_unique(&seen_s, r->runs[i].scenario);
 		strv_add_unique(&seen_f, r->runs[i].fs);
@@ -367,6 +392,7 @@ void model_free(struct report_model *r)
 
 		record_free(&run->rec);
 		free(run->status);
+		free(run->mode);
 		free(run->kernel);
 	}
 	free(r->runs);
@@ -447,7 +473,7 @@ const struct agg_group *model_group(const struct model_scenario *s, const char *
 	for (i = 0; i < s->ngroups; i++) {
 		const struct agg_group *g = &s->groups[i];
 
-		if (!strcmp(g->dim[AGG_FS], fs) && !strcmp(g->dim[AGG_MODE], mode) &&
+		if (!strcmp(g->dim[AGG_FS], fs) && model_mode_is(mode, g->dim[AGG_MODE], g->dim[AGG_KERNEL]) &&
 		    !strcmp(g->metric, metric))
 			found = g;
 	}
@@ -471,8 +497,9 @@ int model_not_significant(const struct report_model *r, const struct model_scena
 	for (i = 0; i < s->npairs; i++) {
 		const struct agg_pair *p = &s->pairs[i];
 
-		if (!strcmp(p->a->dim[AGG_FS], fs) && !strcmp(p->a->dim[AGG_MODE], mode) &&
-		    !strcmp(p->b->dim[AGG_MODE], r->ref_mode) &&
+		if (!strcmp(p->a->dim[AGG_FS], fs) &&
+		    model_mode_is(mode, p->a->dim[AGG_MODE], p->a->dim[AGG_KERNEL]) &&
+		    model_mode_is(r->ref_mode, p->b->dim[AGG_MODE], p->b->dim[AGG_KERNEL]) &&
 		    !strcmp(p->a->metric, metric) && p->sig == AGG_NOT_SIGNIFICANT)
 			return 1;
 	}
@@ -678,7 +705,7 @@ static void picture_thread(struct picture_fs *pf)
 
 /* The lab's runs of the picture's mode on pf->fs, counted as the checks do. */
 static void picture_lab(const struct report_model *r, const struct model_scenario *s,
-			const struct scn_picture *p, struct picture_fs *pf)
+			const struct scn_picture *p, const char *mode, struct picture_fs *pf)
 {
 	char share_m[SCN_VALUE_MAX + 32], events_m[SCN_VALUE_MAX + 32], p50_m[SCN_VALUE_MAX + 32];
 	double *events = xmalloc((r->nruns + 1) * sizeof(*events));
@@ -697,7 +724,7 @@ static void picture_lab(const struct report_model *r, const struct model_scenari
 		char *err;
 
 		if (strcmp(run->scenario, s->name) || strcmp(run->fs, pf->fs) ||
-		    strcmp(run->mode, p->mode))
+		    strcmp(run->mode, mode))
 			continue;
 		pf->runs++;
 		if (strcmp(run->status, "ok")) {
@@ -751,6 +778,15 @@ void model_picture(const struct report_model *r, const struct model_scenario *s,
 	memset(out, 0, sizeof(*out));
 	out->s = s;
 	out->p = &scn->picture;
+	out->mode = scn->picture.mode;
+	for (i = 0; i < r->modes.n; i++) {
+		const char *m, *k;
+
+		if (!model_mode_parts(r, r->modes.v[i], &m, &k) && !strcmp(m, scn->picture.mode)) {
+			out->mode = r->modes.v[i];
+			break;
+		}
+	}
 	/* the matrix's filesystems, then those only the thread has */
 	for (i = 0; i < r->fs.n; i++)
 		strv_add_unique(&fs, r->fs.v[i]);
@@ -767,7 +803,7 @@ void model_picture(const struct report_model *r, const struct model_scenario *s,
 		if (pf->thread)
 			picture_thread(pf);
 		pf->lacks = scn_lacks(scn, pf->fs);
-		picture_lab(r, s, out->p, pf);
+		picture_lab(r, s, out->p, out->mode, pf);
 	}
 	strv_free(&fs);
 }

@@ -38,9 +38,14 @@ struct model_run {
 	struct record rec;
 	const char *name;
 	const char *dir;
-	const char *scenario, *fs, *mode;	/* from run.conf */
+	const char *scenario, *fs;	/* from run.conf */
+	/*
+	 * the column the run is in: its mode, on a matrix of kernels the mode
+	 * on its kernel (record_mode_label()); r->modes lists them
+	 */
+	char *mode;
 	long repeat;
-	char *status;			/* the status file's first line, or ok-but-unsummarized */
+	char *status;			/* its state (record_state()) */
 	const char *status_text;	/* the whole status file */
 	const char *conf;		/* run.conf, as text */
 	char *kernel;			/* kernel-release, NULL if none */
@@ -82,8 +87,8 @@ struct report_model {
 	const char *conf_sets;
 	char *conf_values[6];		/* owned storage of the above */
 	struct strv scenarios, fs, modes;
-	struct strv native_kernels;	/* "NAME" of each mode M@NAME run natively */
-	const char *ref_mode;		/* the mode the others are compared with */
+	struct strv native_kernels;	/* the kernels of a matrix run natively */
+	const char *ref_mode;		/* the mode (column) the others are compared with */
 	struct model_scenario *scn;		/* in scenario order */
 	size_t nscn;
 	char malformed_note[1024];
@@ -106,6 +111,14 @@ size_t model_count_runs(const struct report_model *r, const char *scn, const cha
 		      const char *mode, int ok);
 /* The first ok run of scenario scn, else its first run; NULL if none. */
 const struct model_run *model_first_run(const struct report_model *r, const char *scn);
+/* Is mode (a column, r->modes) the mode m on kernel k (a group's dimensions)? */
+int model_mode_is(const char *mode, const char *m, const char *k);
+/*
+ * The mode and kernel (RECORD_NO_KERNEL on one kernel) of the column mode;
+ * 0, or -1 when no run is in it.
+ */
+int model_mode_parts(const struct report_model *r, const char *mode, const char **m,
+		     const char **k);
 /* The group of metric in fs/mode (any profile; the last one found). */
 const struct agg_group *model_group(const struct model_scenario *s, const char *fs,
 				  const char *mode, const char *metric);
@@ -185,6 +198,11 @@ struct picture_fs {
 struct picture {
 	const struct model_scenario *s;
 	const struct scn_picture *p;
+	/*
+	 * the column it shows: the picture's mode, on a matrix of kernels that
+	 * mode on the first kernel (in column order) that ran it
+	 */
+	const char *mode;
 	struct picture_fs *fs;		/* the matrix's, then the thread's others */
 	size_t nfs;
 };

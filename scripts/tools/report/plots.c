@@ -803,12 +803,12 @@ const char *plot_picture(struct report_model *r, const struct picture *p, char *
 	size_t i, j, plen = 0, cols, rows, drawn = 0;
 	FILE *f, *pf = NULL;
 
-	if (!r->o->png_term || !file_name_ok(p->s->name) || !file_name_ok(p->p->mode))
+	if (!r->o->png_term || !file_name_ok(p->s->name) || !file_name_ok(p->mode))
 		return NULL;
 	for (i = 0; i < p->nfs; i++)
 		if (!file_name_ok(p->fs[i].fs))
 			return NULL;
-	snprintf(name, size, "%s.%s.picture", p->s->name, p->p->mode);
+	snprintf(name, size, "%s.%s.picture", p->s->name, p->mode);
 	pf = open_memstream(&panels, &plen);
 	for (i = 0; i < p->nfs; i++) {
 		const struct picture_fs *fs = &p->fs[i];
@@ -876,7 +876,7 @@ const char *plot_picture(struct report_model *r, const struct picture *p, char *
 	f = open_in(r, file, &path);
 	fprintf(f, "set multiplot layout %zu,%zu title ", rows, cols);
 	gp_str(f, "%s, %s: %s, CDF by duration in ms (timeout %ld); lab solid, the thread dashed",
-	       p->s->name, p->p->mode, p->p->metric, PICTURE_TIMEOUT_USEC / 1000);
+	       p->s->name, p->mode, p->p->metric, PICTURE_TIMEOUT_USEC / 1000);
 	fprintf(f, "\n");
 	/* the timeout as a line: a batched filesystem's waits end on it */
 	fprintf(f, "set xrange [0:%d]\nset yrange [0:1.05]\nset clip two\nset grid\nset xtics 0,25,100\n",

@@ -36,16 +36,16 @@ static const char *const tool_keys[] = {
 
 #define fail cli_fail
 
+/* the summary's rows, "METRIC<TAB>VALUE": the run is its folder's (record.h) */
 struct rows {
 	FILE *out;
-	char prefix[1024];
 	const char *dir;		/* the run folder */
 };
 
 static void row(struct rows *r, const char *metric, const char *value)
 {
 	if (value_is_number(value))
-		fprintf(r->out, "%s\t%s\t%s\n", r->prefix, metric, value);
+		fprintf(r->out, "%s\t%s\n", metric, value);
 }
 
 /* a computed number as awk prints it: whole, or %.6g */
@@ -70,7 +70,7 @@ static void mark_input(struct rows *r, const char *what, const char *name,
 		       const char *why)
 {
 	fprintf(stderr, "rl-summarize: %s/%s/%s: %s\n", r->dir, RL_GUEST_DIR, name, why);
-	fprintf(r->out, "%s\tinput.%s\t%s\n", r->prefix, what,
+	fprintf(r->out, "input.%s\t%s\n", what,
 		value_is_plain_name(name) ? name : "(a file with an unsafe name)");
 }
 
@@ -653,23 +653,19 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 		  size_t errlen)
 {
 	static const char *const keys[] = { "scenario", "fs", "profile", "mode", "repeat" };
-	struct rows r = { out, "", dir };
+	struct rows r = { out, dir };
 	struct fio_jobs fio_seen = { NULL, 0 };
 	char *conf = read_file_in(dir, "run.conf"), *t, *gdir;
 	char *after_debug, *after_vmstat;
-	const char *base = strrchr(dir, '/');
 	struct dirent **list;
 	char phase[40];
-	size_t k, used, nphase = 0;
+	size_t k, nphase = 0;
 	int i, n;
 
 	if (!conf) {
 		fail(err, errlen, "'%s' is not a run folder (no run.conf)", dir);
 		return SUMMARIZE_NOT_A_RUN;
 	}
-	base = base && base[1] ? base + 1 : dir;
-	/* the run's name alone: what it is stays in its run.conf (record.h) */
-	used = (size_t)snprintf(r.prefix, sizeof(r.prefix), "%s", base);
 	for (k = 0; k < 5; k++) {
 		char *v = conf_value(conf, keys[k]);
 
@@ -684,8 +680,6 @@ int summarize_run(const char *dir, const char *derived, FILE *out, char *err,
 		free(v);
 	}
 	free(conf);
-	if (used >= sizeof(r.prefix) || strpbrk(r.prefix, "\t\n"))
-		return fail(err, errlen, "the run's name is too long or has a tab");
 	/* what the guest wrote: RUN/guest, every file read as guest-read.h says */
 	if (trace_rows(&r, derived, err, errlen) < 0)
 		return -1;

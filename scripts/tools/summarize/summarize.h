@@ -3,8 +3,8 @@
  * summarize: what a run measured, from the raw files the guest wrote
  * (RUN/guest/, guest-read.h: a file that is not a regular file or is over
  * its cap gives no rows), into summary rows, one per metric,
- *   RUN<TAB>METRIC<TAB>VALUE
- * RUN is the run folder's name; what the run is stays in its run.conf and
+ *   METRIC<TAB>VALUE (the run is its folder's: record.h)
+ * what the run is stays in its run.conf and
  * how it ended in its status, which record.h joins to the rows (run.conf
  * is read only to refuse a folder that did not run a scenario).
  * The rows:
