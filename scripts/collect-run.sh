@@ -15,23 +15,23 @@ out=$1
 [ -f "$out/run.conf" ] || die "'$out' is not a run folder (no run.conf)"
 [ -x "$RL_HOST_TOOLS/rl-collect" ] || build_host_tools
 
-# "STATUS EXIT", printed once the status file is written (or could not be)
+# "STATUS EXIT WRITTEN DISK_FULL STEP", printed once the status file is
+# written (or could not be): rl-collect says what it wrote, so the status
+# is not read back
 outcome=$("$RL_HOST_TOOLS/rl-collect" "$@") || true
-status="" rc=""
-read -r status rc <<<"$outcome" || true
-[ -n "$status" ] || die "rl-collect could not collect $out"
+status="" rc="" written="" disk_full="" step=""
+read -r status rc written disk_full step <<<"$outcome" || true
+[ -n "$step" ] || die "rl-collect could not collect $out"
 # a status file that could not be written whole (a host disk that filled
-# up) is short, in place of "running" (rl-collect); one not even so is
-# still "running"
-[ "$(run_status "$out")" = "$status" ] ||
+# up) is short, in place of "running"; one not even so is still "running"
+[ "$written" != none ] ||
 	die "host disk full: the filesystem of '$out' has no space left; this run ($status) is incomplete and its status file could not be written"
-[ "$(run_fact "$out" host_disk_full)" != 1 ] ||
+[ "$disk_full" != 1 ] ||
 	note "host disk full: the filesystem of '$out' ran out of space during the run; its results are incomplete"
 # the console's text, for a terminal: no escape sequences
 first_splat=$(printable "$(head -c 300 "$out/$RL_DERIVED/splats" 2>/dev/null | head -1 || true)")
 # a step of the host's own that failed (the native backend's)
-step=$(run_fact "$out" failed_step)
-[ -z "$step" ] || status="host-step"
+[ "$step" = - ] || status="host-step"
 case "$status" in
 ok) ;;
 host-step) note "the run ended at its step '$step' (the error above; $out/status has the reason)" ;;

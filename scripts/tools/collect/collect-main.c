@@ -9,12 +9,15 @@
  * that is there is whole).  Grown from rl-splats, which read the console
  * for the splats alone.
  *
- * Prints "STATUS EXIT" (the status word and the exit status the run
- * stands for: the guest command's, 124 hung, 125 crashed) even when the
- * status file could not be written.
- * Exit status: 0 ok, 1 the status file could not be written (a full
- * disk: collect-run.sh writes a short one), 2 bad usage or not a run
- * folder.
+ * Prints "STATUS EXIT WRITTEN DISK_FULL STEP" even when the status file
+ * could not be written, so that collect-run.sh need not read it back:
+ * the status word, the exit status the run stands for (the guest
+ * command's, 124 hung, 125 crashed), how the status file was written
+ * (whole, short: only the short status of a full disk, none), 1 when
+ * the host disk filled up (else 0), and the host step that failed (the
+ * native backend's) or "-".
+ * Exit status: 0 ok, 1 the status file could not be written, 2 bad usage
+ * or not a run folder.
  */
 #include "lib/cli.h"
 #include "collect/collect.h"
@@ -46,7 +49,7 @@ static const char usage_text[] =
 	"host's RUNDIR/host-failure (a step that failed, a full disk); writes\n"
 	"RUNDIR/derived/splats,\n"
 	"derived/splats.txt and RUNDIR/status, the run's outcome; prints\n"
-	"\"STATUS EXIT\".\n"
+	"\"STATUS EXIT WRITTEN DISK_FULL STEP\" (written: whole, short, none).\n"
 	"--mark writes the status of a run that is not collected: one starting\n"
 	"(running), one stopped by a signal (interrupted), one the host could not\n"
 	"measure (not-measured, with exit_status=N and reason=TEXT); its facts\n"
@@ -198,7 +201,8 @@ int main(int argc, char **argv)
 	size_t factslen = 0;
 	FILE *in, *list, *excerpts, *out;
 	struct statvfs vfs;
-	int have_exit, host_failed, rc, ok = 1;
+	int have_exit, host_failed, rc, ok = 1, disk_full = 0;
+	const char *written = "whole";
 
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
 		fputs(usage_text, stdout);
@@ -337,8 +341,10 @@ int main(int argc, char **argv)
 	/* a host disk that filled up during the run: the results are cut
 	 * (a native run's disks were files there, removed before collect) */
 	if (host.disk_full ||
-	    (!statvfs(dir, &vfs) && (unsigned long long)vfs.f_bavail * vfs.f_frsize < (1ULL << 20)))
+	    (!statvfs(dir, &vfs) && (unsigned long long)vfs.f_bavail * vfs.f_frsize < (1ULL << 20))) {
 		fprintf(out, "host_disk_full=1\n");
+		disk_full = 1;
+	}
 	if (ferror(out) | fclose(out)) {
 		fprintf(stderr, PROG ": out of memory\n");
 		exit(1);
@@ -351,14 +357,17 @@ int main(int argc, char **argv)
 		/* a full disk: the short status in place of the old one */
 		fprintf(stderr, PROG ": %s/status: only the short status could be written (host disk full)\n",
 			dir);
+		written = "short";
+		disk_full = 1;
 		break;
 	default:
 		fprintf(stderr, PROG ": %s\n", err);
+		written = "none";
 		ok = -1;
 	}
 	free(facts);
 	free(clock);
 	/* last: the status file is in place (or could not be written) */
-	printf("%s %d\n", status, rc);
+	printf("%s %d %s %d %s\n", status, rc, written, disk_full, host.step[0] ? host.step : "-");
 	return ok < 0 ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The one key=value reader and its rule; see conf.h. */
 #include "lib/conf.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,4 +36,11 @@ char *conf_value(const char *text, const char *key)
 	memcpy(out, val, n);
 	out[n] = '\0';
 	return out;
+}
+
+char *conf_value_or_empty(const char *text, const char *key)
+{
+	char *v = text ? conf_value(text, key) : NULL;
+
+	return v ? v : xstrdup("");
 }

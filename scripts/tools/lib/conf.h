@@ -17,4 +17,7 @@
 /* KEY's value in text (a file's contents); malloc'ed, NULL if not there. */
 char *conf_value(const char *text, const char *key);
 
+/* The same, "" when KEY is not there or text is NULL; never NULL. */
+char *conf_value_or_empty(const char *text, const char *key);
+
 #endif

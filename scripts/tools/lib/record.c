@@ -17,39 +17,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *conf_or_empty(const char *text, const char *key)
-{
-	char *v = conf_value(text, key);
-
-	return v ? v : xstrdup("");
-}
-
 /*
- * dir/name's text: a regular file, not read through a link, its first max
- * bytes; NULL if there is none (or it is something else).
+ * dir/status's text, NULL if there is none: read as a guest file is
+ * (a regular file, no link followed, at most RECORD_STATUS_MAX bytes).
+ * The host writes it, but a guest shares the run folder's parent and a
+ * status that is refused is one the record has not got.
  */
-static char *read_bounded(const char *dir, const char *name, size_t max)
+static char *status_text(const char *dir)
 {
-	size_t n = strlen(dir) + strlen(name) + 2, got = 0;
+	size_t n = strlen(dir) + sizeof("/status");
 	char *p = xmalloc(n), *text;
-	struct stat sb;
-	ssize_t r;
-	int fd;
+	char err[256];
 
-	snprintf(p, n, "%s/%s", dir, name);
-	fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	snprintf(p, n, "%s/status", dir);
+	text = guest_read_file(p, RECORD_STATUS_MAX, NULL, err, sizeof(err));
 	free(p);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return NULL;
-	}
-	text = xmalloc(max + 1);
-	while (got < max && (r = read(fd, text + got, max - got)) > 0)
-		got += (size_t)r;
-	close(fd);
-	text[got] = '\0';
 	return text;
 }
 
@@ -73,7 +55,7 @@ int record_load(struct record *rec, const char *dir, const char *name)
 	struct stat sb;
 
 	memset(rec, 0, sizeof(*rec));
-	rec->status_text = read_bounded(dir, "status", RECORD_STATUS_MAX);
+	rec->status_text = status_text(dir);
 	if (!rec->status_text)
 		return -1;
 	rec->status = first_word(rec->status_text);
@@ -82,11 +64,11 @@ int record_load(struct record *rec, const char *dir, const char *name)
 	rec->conf = read_file_in(dir, "run.conf");
 	if (!rec->conf)
 		rec->conf = xstrdup("");
-	rec->scenario = conf_or_empty(rec->conf, "scenario");
-	rec->fs = conf_or_empty(rec->conf, "fs");
-	rec->profile = conf_or_empty(rec->conf, "profile");
-	rec->mode = conf_or_empty(rec->conf, "mode");
-	rec->kernel = conf_or_empty(rec->conf, "kernel_name");
+	rec->scenario = conf_value_or_empty(rec->conf, "scenario");
+	rec->fs = conf_value_or_empty(rec->conf, "fs");
+	rec->profile = conf_value_or_empty(rec->conf, "profile");
+	rec->mode = conf_value_or_empty(rec->conf, "mode");
+	rec->kernel = conf_value_or_empty(rec->conf, "kernel_name");
 	/*
 	 * A folder written before 2026-12-07 has the kernel in its mode too,
 	 * mode=MODE@KERNEL: the one place it is taken apart
@@ -99,7 +81,7 @@ int record_load(struct record *rec, const char *dir, const char *name)
 			rec->kernel = xstrdup(at + 1);
 		}
 	}
-	v = conf_or_empty(rec->conf, "repeat");
+	v = conf_value_or_empty(rec->conf, "repeat");
 	rec->repeat = strtol(v, NULL, 10);
 	free(v);
 	v = xmalloc(strlen(dir) + sizeof("/" RL_DERIVED_DIR "/summary.tsv"));
@@ -282,7 +264,7 @@ char *record_fact(const struct record *rec, const char *key)
 
 char *record_status_word(const char *dir)
 {
-	char *text = read_bounded(dir, "status", RECORD_STATUS_MAX), *w;
+	char *text = status_text(dir), *w;
 
 	if (!text)
 		return NULL;
@@ -293,7 +275,7 @@ char *record_status_word(const char *dir)
 
 char *record_status_fact(const char *dir, const char *key)
 {
-	char *text = read_bounded(dir, "status", RECORD_STATUS_MAX), *v;
+	char *text = status_text(dir), *v;
 
 	if (!text)
 		return NULL;
@@ -503,7 +485,7 @@ static int convert_status(const char *dir, const char *status, char *err, size_t
 
 int record_convert(const char *dir, char *err, size_t errlen)
 {
-	char *status = read_bounded(dir, "status", RECORD_STATUS_MAX);
+	char *status = status_text(dir);
 	char *conf = read_file_in(dir, "run.conf");
 	int a, b;
 

@@ -66,13 +66,6 @@ static char *first_line(const char *text)
 	return s;
 }
 
-static char *conf_or_empty(const char *text, const char *key)
-{
-	char *v = text ? conf_value(text, key) : NULL;
-
-	return v ? v : xstrdup("");
-}
-
 /* the stall count of a status file: clock_stalled_ticks=N with N > 0 */
 static void note_stall(struct report_model *r, const char *name, const char *status)
 {
@@ -348,14 +341,14 @@ int model_load(struct report_model *r, const struct report_opts *o, const char *
 	r->conf_text = read_whole_file(conf, NULL);
 	free(conf);
 	for (i = 0; i < 6; i++)
-		r->conf_values[i] = conf_or_empty(r->conf_text, keys[i]);
+		r->conf_values[i] = conf_value_or_empty(r->conf_text, keys[i]);
 	r->conf_repeat = r->conf_values[0];
 	r->conf_profile = r->conf_values[1];
 	r->conf_mem = r->conf_values[2];
 	r->conf_timeout = r->conf_values[3];
 	r->conf_sets = r->conf_values[4];
 	for (i = 0; i < r->nruns; i++) {
-		char *backend = conf_or_empty(r->runs[i].conf, "backend");
+		char *backend = conf_value_or_empty(r->runs[i].conf, "backend");
 
 		if (*r->runs[i].rec.kernel && !strcmp(backend, "native"))
 			strv_add_unique(&r->native_kernels, r->runs[i].rec.kernel);
