@@ -85,7 +85,8 @@ run_option --kernel FILE kernel \
 	"UML kernel (default: build/kernel/\$KERNEL_FLAVOR/linux)"
 run_option --kernel-name NAME name \
 	"the kernel's name on a matrix of kernels (compare.sh" \
-	"--kernel): a scenario run's mode is then MODE@NAME"
+	"--kernel): run.conf's kernel_name, the report's" \
+	"column MODE@NAME"
 run_option --native - flag \
 	"run on the host's own kernel, as root, instead of a" \
 	"UML guest: loop devices, a scratch memory cgroup and" \
