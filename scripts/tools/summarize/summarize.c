@@ -236,7 +236,8 @@ static int trace_rows(struct rows *r, const char *derived, char *err,
 		*tab = '\0';
 		if (!strncmp(line, "comm.", 5))
 			snprintf(metric, sizeof(metric), "waits.task.%s", line + 5);
-		else if (!strncmp(line, "completion.", 11))
+		else if (!strncmp(line, "completion.", 11) ||
+			 !strncmp(line, "memcg_reclaim.", 14))
 			snprintf(metric, sizeof(metric), "%s", line);
 		else
 			snprintf(metric, sizeof(metric), "waits.%s", line);

@@ -337,6 +337,9 @@ enum tracestat_kind tracestat_parse_line(const char *line,
 	if (name_is(name, namelen, COMPLETION_EVENT))
 		return completion_parse(fields, &ev->completion) < 0 ?
 			TRACESTAT_MALFORMED : TRACESTAT_COMPLETION;
+	if (name_is(name, namelen, MEMCG_RECLAIM_EVENT))
+		return memcg_reclaim_parse(fields, &ev->memcg_reclaimed) < 0 ?
+			TRACESTAT_MALFORMED : TRACESTAT_MEMCG_RECLAIM;
 	if (name_is(name, namelen, EV_RECLAIMLAB))
 		ev->format = TRACESTAT_FMT_RECLAIMLAB;
 	else if (name_is(name, namelen, EV_UPSTREAM))
@@ -387,6 +390,7 @@ void tracestat_init(struct tracestat *ts)
 	table_init(&ts->reasons, TRACESTAT_MAX_REASONS, tracestat_reasons);
 	table_init(&ts->classes, TRACESTAT_MAX_CLASSES, tracestat_classes);
 	table_init(&ts->tasks, TRACESTAT_MAX_TASKS, NULL);
+	memcg_reclaim_init(&ts->memcg_reclaim);
 }
 
 int tracestat_filter_reason(struct tracestat *ts, const char *reason)
@@ -662,6 +666,10 @@ int tracestat_feed_line(struct tracestat *ts, const char *line)
 		if (completion_add(&ts->completions, ev.ts, &ev.completion) < 0)
 			return -1;
 		break;
+	case TRACESTAT_MEMCG_RECLAIM:
+		note_ts(ts, ev.ts);
+		memcg_reclaim_add(&ts->memcg_reclaim, ev.pid, ev.memcg_reclaimed);
+		break;
 	}
 	return kind;
 }
@@ -917,6 +925,7 @@ static void print_stats(FILE *f, int tsv, const struct tracestat *ts)
 	print_table(f, tsv, "class", &ts->classes);
 	print_table(f, tsv, "task", &ts->tasks);
 	completion_print(f, tsv, &ts->completions);
+	memcg_reclaim_print(f, tsv, &ts->memcg_reclaim);
 }
 
 void tracestat_print_text(FILE *f, const struct tracestat *ts,

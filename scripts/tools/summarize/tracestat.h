@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "summarize/completion.h"
+#include "summarize/memcg-reclaim.h"
 
 /* Longer lines are counted as malformed and not parsed. */
 #define TRACESTAT_LINE_MAX	4096
@@ -65,6 +66,7 @@ enum tracestat_kind {
 	TRACESTAT_IGNORED,	/* '#' header or blank line */
 	TRACESTAT_WAIT,		/* a reclaim wait */
 	TRACESTAT_COMPLETION,	/* a writeback_end_batch */
+	TRACESTAT_MEMCG_RECLAIM,	/* a mm_vmscan_memcg_reclaim_end */
 	TRACESTAT_OTHER,	/* a well-formed line of any other event */
 	TRACESTAT_MALFORMED,
 };
@@ -88,6 +90,7 @@ struct tracestat_event {
 	char reason[TRACESTAT_WORD_MAX + 1];
 	char cls[TRACESTAT_WORD_MAX + 1];
 	struct completion_event completion;
+	unsigned long memcg_reclaimed;
 };
 
 struct tracestat_entry {
@@ -160,6 +163,8 @@ struct tracestat {
 
 	/* writeback completions: not filtered, not kept per task */
 	struct completion_stats completions;
+	/* memory cgroup reclaim rounds: not filtered, runs kept per pid */
+	struct memcg_reclaim_stats memcg_reclaim;
 
 	/* Filled by tracestat_finish(). */
 	long pct_usec[TRACESTAT_NPCT];
