@@ -974,6 +974,27 @@ static void completion_section(struct report_model *r, struct model_scenario *s,
 		      sizeof(cols) / sizeof(cols[0]));
 }
 
+/*
+ * The memcg_reclaim.* metrics, where a memory cgroup's charges reclaimed:
+ * what decides whether a writer over its limit is OOM-killed.
+ */
+static void memcg_reclaim_section(struct report_model *r, struct model_scenario *s, FILE *f)
+{
+	static const char *const cols[] = {
+		"rounds", "fruitless", "fruitless_share", "fruitless_run_max",
+	};
+	static const char *const titles[] = {
+		"rounds", "fruitless", "fruitless share", "longest fruitless run",
+	};
+
+	if (!model_any_group_max_above(s, "memcg_reclaim.rounds", 0))
+		return;
+	fprintf(f, "### Memory cgroup reclaim rounds\n\n");
+	fprintf(f, "A round is one reclaim a charge over the memory cgroup's limit ran (trace event mm_vmscan_memcg_reclaim_end); fruitless: it freed nothing. A charge retries while its rounds free something and calls the OOM killer after 16 fruitless ones (MAX_RECLAIM_RETRIES; 3.3: 5), so the longest run of fruitless rounds in a row of one task says how close its charges came. Median over the ok runs (min–max when they differ).\n\n");
+	columns_table(r, s, f, (int)strlen("memcg_reclaim"), "memcg_reclaim", cols, titles,
+		      sizeof(cols) / sizeof(cols[0]));
+}
+
 static void workload_section(struct report_model *r, struct model_scenario *s, FILE *f)
 {
 	struct strv m = { 0 };
@@ -1201,6 +1222,7 @@ static void scenario_section(struct report_model *r, struct model_scenario *s, F
 	waits_section(r, s, f);
 	completion_section(r, s, f);
 	workload_section(r, s, f);
+	memcg_reclaim_section(r, s, f);
 	fio_section(r, s, f);
 	iostat_section(r, s, f);
 	blktrace_section(r, s, f);
