@@ -55,6 +55,25 @@ expect_native_gone() {
 # memcg-dd on ext4 at a small size: ok, with summary rows, the kernel's
 # messages of the run in console.log, the host's kernel in run.conf, and
 # nothing left behind.
+# A host whose tracefs is already mounted at /sys/kernel/tracing (systemd
+# and perf leave it so) runs as well: mounting it there again fails with
+# EBUSY, and the run's trace instance is made in the host's mount.  Here
+# in a mount namespace of the test's own that has tracefs mounted, so both
+# cases are tested on any host.
+t_native_with_tracefs_mounted() {
+	local run=$TEST_TMP/native-tracefs
+	unshare --mount --propagation private sh -c '
+		[ -d /sys/kernel/tracing/instances ] || mount -t tracefs tracefs /sys/kernel/tracing || exit 99
+		[ -d /sys/kernel/tracing/instances ] || exit 98
+		exec "$@"' sh "$RL_TOP/scripts/run.sh" --native --out "$run" --timeout "${GUEST_TIMEOUT:-300}" \
+		--scenario memcg-dd --mode vanilla --disk ext4 --set WRITE_SIZE=8M ||
+		fail "native run with tracefs mounted failed ($?): $(cat "$run/status" 2>/dev/null)"
+	expect_match "$run/status" '^ok$'
+	# the trace step is the one a mounted tracefs broke: it made the instance
+	[ -e "$run/guest/trace.txt" ] || fail "the run's trace instance gave no trace.txt"
+	expect_native_gone "$run"
+}
+
 t_native_memcg_dd_ext4() {
 	local run=$TEST_TMP/native-ext4 rows
 	native "$run" --scenario memcg-dd --mode vanilla --disk ext4 --set WRITE_SIZE=32M ||

@@ -272,11 +272,14 @@ model_value() {
 
 # native_trace_instance add|remove NAME: make or remove the trace
 # instance NAME (tracefs is not mounted on every host: a mount namespace
-# of its own mounts it for the while)
+# of its own mounts it for the while; where it is mounted, as systemd
+# and perf leave it, mounting it again there fails with EBUSY, so the
+# host's mount is used)
 native_trace_instance() {
 	# shellcheck disable=SC2016 # the inner shell's arguments
 	unshare --mount --propagation private sh -c '
-		mount -t tracefs tracefs /sys/kernel/tracing || exit 1
+		[ -d /sys/kernel/tracing/instances ] ||
+			mount -t tracefs tracefs /sys/kernel/tracing || exit 1
 		if [ "$0" = add ]; then mkdir "/sys/kernel/tracing/instances/$1"
 		else [ ! -d "/sys/kernel/tracing/instances/$1" ] || rmdir "/sys/kernel/tracing/instances/$1"; fi' "$1" "$2"
 }
