@@ -21,7 +21,9 @@ out=$1
 outcome=$("$RL_HOST_TOOLS/rl-collect" "$@") || true
 status="" rc="" written="" disk_full="" step=""
 read -r status rc written disk_full step <<<"$outcome" || true
-[ -n "$step" ] || die "rl-collect could not collect $out"
+[ -n "$status" ] || die "rl-collect could not collect $out"
+# an rl-collect built before this checkout prints "STATUS EXIT" alone
+[ -n "$step" ] || die "$RL_HOST_TOOLS/rl-collect is older than this checkout: run make host-tools"
 # a status file that could not be written whole (a host disk that filled
 # up) is short, in place of "running"; one not even so is still "running"
 [ "$written" != none ] ||

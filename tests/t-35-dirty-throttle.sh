@@ -194,12 +194,14 @@ kill "$sampler"
 
 # The memory cgroup's reclaim rounds (upstream's mm_vmscan_memcg_reclaim_end,
 # traced by every scenario): the memcg_reclaim.* rows count the trace's
-# events, and a writer the OOM killer took had met the 17 fruitless rounds
-# in a row after which 6.12's charge gives up (MAX_RECLAIM_RETRIES, 16,
-# after the first).  memcg-dd on btrfs without the writeback waits, seed 2:
-# OOM-killed in every run measured (AMD EPYC and Intel Xeon, 2026-12-08).
-t_memcg_reclaim_rounds_explain_the_oom_kill() {
-	local run=$TEST_TMP/memcg-rounds rounds fruitless max kills
+# events, and the longest run of fruitless rounds of one writer is the one
+# the trace shows (recounted here per pid, apart from rl-summarize).
+# memcg-dd on btrfs without the writeback waits: its writers' charges meet
+# fruitless rounds (48-84 a run in every run measured, 2026-12-08).  Whether
+# a run's writer is OOM-killed is not asserted: the kernel counts a charge's
+# fruitless rounds, which rounds that free something may interleave.
+t_memcg_reclaim_rounds_counted_per_writer() {
+	local run=$TEST_TMP/memcg-rounds rounds fruitless max want
 	"$RL_TOP/scripts/run.sh" --out "$run" --scenario memcg-dd --disk btrfs \
 		--mode unthrottled --repeat-number 2 >/dev/null ||
 		fail "the run failed: $(run_status "$run"): $(tail -5 "$run/guest/guest.log")"
@@ -207,13 +209,16 @@ t_memcg_reclaim_rounds_explain_the_oom_kill() {
 	rounds=$(summary_value "$run" memcg_reclaim.rounds)
 	fruitless=$(summary_value "$run" memcg_reclaim.fruitless)
 	max=$(summary_value "$run" memcg_reclaim.fruitless_run_max)
-	kills=$(summary_value "$run" workload.oom_kills)
-	echo "rounds $rounds, fruitless $fruitless, longest fruitless run $max, OOM kills $kills"
+	echo "rounds $rounds, fruitless $fruitless, longest fruitless run $max, OOM kills $(summary_value "$run" workload.oom_kills)"
+	[ "${rounds:-0}" -gt 0 ] || fail "no memcg_reclaim.rounds row: 128M written into a 32M memcg reclaimed nothing?"
+	[ "${fruitless:-0}" -gt 0 ] || fail "no fruitless round: the longest run is not exercised"
 	[ "$rounds" = "$(grep -c ' mm_vmscan_memcg_reclaim_end: ' "$run/guest/trace.txt")" ] ||
 		fail "memcg_reclaim.rounds $rounds is not the trace's count of events"
 	[ "$fruitless" = "$(grep -c ' mm_vmscan_memcg_reclaim_end: nr_reclaimed=0$' "$run/guest/trace.txt")" ] ||
 		fail "memcg_reclaim.fruitless $fruitless is not the trace's count of nr_reclaimed=0"
-	[ "${kills:-0}" -gt 0 ] ||
-		fail "no OOM kill: this run no longer exercises the rule; pick a seed whose writer is killed"
-	[ "$max" -ge 17 ] || fail "an OOM kill after only $max fruitless rounds in a row (6.12 gives up after 17)"
+	want=$(awk '/ mm_vmscan_memcg_reclaim_end: / {
+			pid = $1; sub(/.*-/, "", pid)
+			if ($NF == "nr_reclaimed=0") { if (++run[pid] > m) m = run[pid] } else run[pid] = 0
+		} END { print m + 0 }' "$run/guest/trace.txt")
+	[ "$max" = "$want" ] || fail "memcg_reclaim.fruitless_run_max $max, the trace's longest run per pid $want"
 }

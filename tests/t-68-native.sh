@@ -28,7 +28,9 @@ expect_native_gone() {
 	for f in /run/reclaimlab-native/*; do
 		[[ "${f##*/}" != *"${run##*/}."* ]] || fail "the run's state file $f is left in /run/reclaimlab-native"
 	done
-	! unshare --mount sh -c 'mount -t tracefs t /sys/kernel/tracing && ls /sys/kernel/tracing/instances' | grep -Fx "$name" ||
+	# tracefs where the host has not mounted it (mounting it again where it
+	# is fails with EBUSY and would check nothing)
+	! unshare --mount sh -c '{ [ -d /sys/kernel/tracing/instances ] || mount -t tracefs t /sys/kernel/tracing; } && ls /sys/kernel/tracing/instances' | grep -Fx "$name" ||
 		fail "the run's trace instance $name is left"
 	[ ! -e "$run/native-disks" ] || fail "the run's disk images are left: $(ls "$run/native-disks")"
 	[ -f "$run/native-disks.txt" ] || return 0
@@ -55,25 +57,6 @@ expect_native_gone() {
 # memcg-dd on ext4 at a small size: ok, with summary rows, the kernel's
 # messages of the run in console.log, the host's kernel in run.conf, and
 # nothing left behind.
-# A host whose tracefs is already mounted at /sys/kernel/tracing (systemd
-# and perf leave it so) runs as well: mounting it there again fails with
-# EBUSY, and the run's trace instance is made in the host's mount.  Here
-# in a mount namespace of the test's own that has tracefs mounted, so both
-# cases are tested on any host.
-t_native_with_tracefs_mounted() {
-	local run=$TEST_TMP/native-tracefs
-	unshare --mount --propagation private sh -c '
-		[ -d /sys/kernel/tracing/instances ] || mount -t tracefs tracefs /sys/kernel/tracing || exit 99
-		[ -d /sys/kernel/tracing/instances ] || exit 98
-		exec "$@"' sh "$RL_TOP/scripts/run.sh" --native --out "$run" --timeout "${GUEST_TIMEOUT:-300}" \
-		--scenario memcg-dd --mode vanilla --disk ext4 --set WRITE_SIZE=8M ||
-		fail "native run with tracefs mounted failed ($?): $(cat "$run/status" 2>/dev/null)"
-	expect_match "$run/status" '^ok$'
-	# the trace step is the one a mounted tracefs broke: it made the instance
-	[ -e "$run/guest/trace.txt" ] || fail "the run's trace instance gave no trace.txt"
-	expect_native_gone "$run"
-}
-
 t_native_memcg_dd_ext4() {
 	local run=$TEST_TMP/native-ext4 rows
 	native "$run" --scenario memcg-dd --mode vanilla --disk ext4 --set WRITE_SIZE=32M ||
@@ -99,6 +82,33 @@ t_native_memcg_dd_ext4() {
 		fail "no iostat rows of the loop device"
 	echo "writers $(summary_value "$run" tool.v1-writer1.mbps) and $(summary_value "$run" tool.v1-writer2.mbps) MB/s, $(summary_value "$run" waits.events) throttle events, $rows rows"
 	expect_native_gone "$run"
+}
+
+# The run's trace instance is made whether or not the host has tracefs
+# mounted at /sys/kernel/tracing (systemd and perf leave it mounted, and
+# mounting it again there fails with EBUSY): one run in a mount namespace
+# of the test's own with it mounted, one with it unmounted, on any host.
+t_native_trace_instance_with_and_without_tracefs() {
+	local run how
+	for how in mounted unmounted; do
+		run=$TEST_TMP/native-tracefs-$how
+		# shellcheck disable=SC2016 # the inner shell's arguments
+		unshare --mount --propagation private sh -c '
+			if [ "$1" = mounted ]; then
+				[ -d /sys/kernel/tracing/instances ] || mount -t tracefs tracefs /sys/kernel/tracing || exit 99
+			else
+				! mountpoint -q /sys/kernel/tracing || umount -l /sys/kernel/tracing || exit 99
+			fi
+			shift
+			exec "$@"' sh "$how" "$RL_TOP/scripts/run.sh" --native --out "$run" \
+			--timeout "${GUEST_TIMEOUT:-300}" --scenario memcg-dd --mode vanilla --disk ext4 \
+			--set WRITE_SIZE=8M ||
+			fail "native run with tracefs $how failed ($?): $(cat "$run/status" 2>/dev/null)"
+		expect_match "$run/status" '^ok$'
+		# the trace step is the one a mounted tracefs broke
+		[ -e "$run/guest/trace.txt" ] || fail "tracefs $how: the run's trace instance gave no trace.txt"
+		expect_native_gone "$run"
+	done
 }
 
 # run.sh killed with SIGKILL mid-run leaves its loop device, cgroup and

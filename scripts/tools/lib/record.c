@@ -20,17 +20,28 @@
 /*
  * dir/status's text, NULL if there is none: read as a guest file is
  * (a regular file, no link followed, at most RECORD_STATUS_MAX bytes).
- * The host writes it, but a guest shares the run folder's parent and a
- * status that is refused is one the record has not got.
+ * The host writes it; a link or a fifo planted in its place is refused,
+ * and a refused status is one the record has not got.
  */
 static char *status_text(const char *dir)
 {
 	size_t n = strlen(dir) + sizeof("/status");
-	char *p = xmalloc(n), *text;
+	char *p = xmalloc(n), *text = NULL;
 	char err[256];
+	int tries;
 
 	snprintf(p, n, "%s/status", dir);
-	text = guest_read_file(p, RECORD_STATUS_MAX, NULL, err, sizeof(err));
+	/*
+	 * guest_read_file() refuses a file replaced between its lstat() and
+	 * its open(): record_write_status()'s rename() may land there while
+	 * a reader (a matrix, gdb-attach, the native sweep) asks, so a
+	 * refusal is asked again before it counts as no status.
+	 */
+	for (tries = 0; tries < 3; tries++) {
+		text = guest_read_file(p, RECORD_STATUS_MAX, NULL, err, sizeof(err));
+		if (text || errno == ENOENT)
+			break;
+	}
 	free(p);
 	return text;
 }

@@ -990,7 +990,7 @@ static void memcg_reclaim_section(struct report_model *r, struct model_scenario 
 	if (!model_any_group_max_above(s, "memcg_reclaim.rounds", 0))
 		return;
 	fprintf(f, "### Memory cgroup reclaim rounds\n\n");
-	fprintf(f, "A round is one reclaim a charge over the memory cgroup's limit ran (trace event mm_vmscan_memcg_reclaim_end); fruitless: it freed nothing. A charge retries while its rounds free something and calls the OOM killer after 16 fruitless ones (MAX_RECLAIM_RETRIES; 3.3: 5), so the longest run of fruitless rounds in a row of one task says how close its charges came. Median over the ok runs (min–max when they differ).\n\n");
+	fprintf(f, "A round is one reclaim a charge over the memory cgroup's limit ran (trace event mm_vmscan_memcg_reclaim_end); fruitless: it freed nothing. A charge retries while its rounds free something; in 6.12 it calls the OOM killer on the 17th fruitless round after its first (16 retries, MAX_RECLAIM_RETRIES): 18 in a row when none frees anything. The longest run of fruitless rounds in a row of one task shows how close its charges came. Median over the ok runs (min–max when they differ).\n\n");
 	columns_table(r, s, f, (int)strlen("memcg_reclaim"), "memcg_reclaim", cols, titles,
 		      sizeof(cols) / sizeof(cols[0]));
 }

@@ -50,8 +50,8 @@ void memcg_reclaim_add(struct memcg_reclaim_stats *m, int pid, unsigned long nr)
 	struct memcg_reclaim_task *t = task_of(m, pid);
 
 	m->rounds++;
-	if (m->reclaimed <= ULLONG_MAX - nr)
-		m->reclaimed += nr;
+	/* a guest's number: saturate rather than wrap */
+	m->reclaimed = nr > ULLONG_MAX - m->reclaimed ? ULLONG_MAX : m->reclaimed + nr;
 	if (nr == 0)
 		m->fruitless++;
 	if (!t) {

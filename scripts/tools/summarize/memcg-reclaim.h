@@ -5,10 +5,13 @@
  * event a try_to_free_mem_cgroup_pages() call, "nr_reclaimed=N").
  *
  * Why: a charge over the limit reclaims and retries for as long as a
- * round frees something; it calls the OOM killer after MAX_RECLAIM_RETRIES
- * (16 in 6.12, 5 in 3.3) rounds that freed nothing.  The longest run of
- * fruitless rounds in a row one task met says how close its charges came
- * to that, and so why a writer was or was not OOM-killed.  A task is its
+ * round frees something; in 6.12, after its first round (then it drains
+ * the per-CPU stocks), it retries MAX_RECLAIM_RETRIES (16) times on rounds
+ * that free nothing and calls the OOM killer on the 17th: 18 fruitless
+ * rounds in a row when none frees anything.  The longest run of fruitless
+ * rounds in a row one task met is what the trace shows of that (rounds
+ * that free something do not give a charge its retries back, so a
+ * charge's fruitless rounds need not be in a row).  A task is its
  * pid; the rounds of pids past MEMCG_RECLAIM_MAX_TASKS are counted but
  * not followed in a run.
  */
