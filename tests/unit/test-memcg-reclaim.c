@@ -15,6 +15,20 @@
 #define ROUND(task, ts, n) \
 	task "     [000] .n...     " ts ": mm_vmscan_memcg_reclaim_end: nr_reclaimed=" n
 
+/* memcg_reclaim_print()'s rows of m (malloc'ed) */
+static char *printed(const struct memcg_reclaim_stats *m, int tsv)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	memcg_reclaim_print(f, tsv, m);
+	fclose(f);
+	return buf;
+}
+
 TEST(parse_fields)
 {
 	unsigned long nr = 7;
@@ -52,9 +66,8 @@ TEST(runs_are_per_task)
 		ROUND("rl-dd-110", "1.000800", "0"), ROUND("rl-dd-110", "1.000900", "0"),
 	};
 	struct tracestat ts;
-	char *buf = NULL;
-	size_t len = 0, i;
-	FILE *f;
+	char *buf;
+	size_t i;
 
 	tracestat_init(&ts);
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
@@ -71,10 +84,8 @@ TEST(runs_are_per_task)
 	CHECK_EQ_INT(ts.memcg_reclaim.fruitless, 10);
 	CHECK_EQ_INT(ts.memcg_reclaim.reclaimed, 5);
 	CHECK_EQ_INT(ts.memcg_reclaim.run_max, 4);
-	f = open_memstream(&buf, &len);
-	CHECK(f != NULL);
-	memcg_reclaim_print(f, 1, &ts.memcg_reclaim);
-	fclose(f);
+	buf = printed(&ts.memcg_reclaim, 1);
+	CHECK(buf != NULL);
 	CHECK_STR(buf, "memcg_reclaim.rounds\t11\nmemcg_reclaim.fruitless\t10\n"
 		  "memcg_reclaim.fruitless_share\t0.9091\n"
 		  "memcg_reclaim.reclaimed_pages\t5\nmemcg_reclaim.fruitless_run_max\t4\n");
@@ -86,9 +97,7 @@ TEST(runs_are_per_task)
 TEST(run_max_survives_a_fruitful_round)
 {
 	struct memcg_reclaim_stats m;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 	int i;
 
 	memcg_reclaim_init(&m);
@@ -100,10 +109,8 @@ TEST(run_max_survives_a_fruitful_round)
 	CHECK_EQ_INT(m.tasks[0].run, 1);
 	/* no round: no rows */
 	memcg_reclaim_init(&m);
-	f = open_memstream(&buf, &len);
-	CHECK(f != NULL);
-	memcg_reclaim_print(f, 1, &m);
-	fclose(f);
+	buf = printed(&m, 1);
+	CHECK(buf != NULL);
 	CHECK_STR(buf, "");
 	free(buf);
 }
@@ -112,9 +119,7 @@ TEST(run_max_survives_a_fruitful_round)
 TEST(tasks_past_the_table)
 {
 	struct memcg_reclaim_stats m;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 	int pid;
 
 	memcg_reclaim_init(&m);
@@ -124,10 +129,8 @@ TEST(tasks_past_the_table)
 	CHECK_EQ_INT(m.ntasks, MEMCG_RECLAIM_MAX_TASKS);
 	CHECK_EQ_INT(m.untracked, 2);
 	CHECK_EQ_INT(m.run_max, 1);
-	f = open_memstream(&buf, &len);
-	CHECK(f != NULL);
-	memcg_reclaim_print(f, 0, &m);
-	fclose(f);
+	buf = printed(&m, 0);
+	CHECK(buf != NULL);
 	CHECK(strstr(buf, "memcg_reclaim.untracked_rounds 2\n") != NULL);
 	free(buf);
 }
